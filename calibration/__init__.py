@@ -1,0 +1,1 @@
+"""Camera and board calibration: markers, board geometry, colour profiles."""

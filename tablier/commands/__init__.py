@@ -1,0 +1,4 @@
+"""One module per ``tablier`` subcommand.
+
+Each module defines ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int``.
+"""
