@@ -20,11 +20,11 @@ from tablier.engine.base import (
     InvalidNotationError,
     mirror_field,
 )
-from tablier.engine.score import TOKEN_SPOTS, Pavillon, Score, ScoreError
+from tablier.engine.score import TOKEN_SPOTS, Marks, Pavillon, PlayerMarks, Score, ScoreError
 
 __all__ = [
     "CHECKERS_PER_SIDE", "CORNER", "HOLES_PER_MATCH", "OPPONENT_CORNER", "OPPONENT_TALON",
     "POINTS_PER_HOLE", "TALON", "TOKEN_SPOTS",
     "Color", "Dice", "EngineError", "Field", "IllegalMoveError", "InvalidNotationError",
-    "Pavillon", "Score", "ScoreError", "mirror_field",
+    "Marks", "Pavillon", "PlayerMarks", "Score", "ScoreError", "mirror_field",
 ]

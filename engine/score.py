@@ -54,3 +54,66 @@ class Score:
     def token_spot(self) -> int:
         """The field (own side) where the jeton stands; 0 = by the talons."""
         return TOKEN_SPOTS[self.points]
+
+
+@dataclass(frozen=True)
+class PlayerMarks:
+    """Where one player's markers belong on the board (what the LEDs and pegs show)."""
+
+    token_spot: int
+    """Field (own side) of his jeton: 0 (by the talons), 2, 4, 6, 7 or 12."""
+    bredouille_token: bool
+    """True when the bredouille jeton stands beside his jeton."""
+    peg_hole: int
+    """The hole of his fichet, 0 (start) .. 12."""
+    pavillon: bool
+    """True when he carries the pavillon."""
+
+
+@dataclass(frozen=True)
+class Marks:
+    """The target state of every marker on the board, for both players."""
+
+    white: PlayerMarks
+    """White's jeton, bredouille jeton, fichet and pavillon."""
+    black: PlayerMarks
+    """Black's."""
+    pavillon: Pavillon
+    """Where the pavillon stands."""
+
+    @classmethod
+    def from_scores(cls, white: Score, black: Score,
+                    pavillon: Pavillon = Pavillon.MIDDLE) -> Marks:
+        """Derive the markers from both scores.
+
+        The bredouille jeton is out beside a player's jeton when he is still in bredouille while
+        his opponent has points too (with the opponent at zero one jeton says it all).
+
+        Args:
+            white: White's score.
+            black: Black's score.
+            pavillon: where the pavillon stands.
+
+        Returns:
+            The markers.
+
+        Raises:
+            Nothing.
+
+        >>> m = Marks.from_scores(Score(4, 1, False), Score(2, 0, True))
+        >>> m.white.token_spot, m.black.bredouille_token, m.white.peg_hole
+        (4, True, 1)
+        """
+        def one(me: Score, other: Score, carries: bool) -> PlayerMarks:
+            return PlayerMarks(
+                token_spot=me.token_spot,
+                bredouille_token=me.bredouille and me.points > 0 and other.points > 0,
+                peg_hole=me.holes,
+                pavillon=carries,
+            )
+
+        return cls(
+            white=one(white, black, pavillon is Pavillon.WHITE),
+            black=one(black, white, pavillon is Pavillon.BLACK),
+            pavillon=pavillon,
+        )
