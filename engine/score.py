@@ -206,7 +206,7 @@ class MatchScore:
             other = Score(0, other.holes, True)
             double = True
             if holes == HOLES_PER_MATCH:
-                winner = color
+                winner, total = color, 0  # the match is over: the jeton goes home
                 break
         mine = Score(total, holes, double if total else True)
         new = self._with(color, mine)._with(color.other(), other)
