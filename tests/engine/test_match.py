@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from tablier.engine import (
     EVENT_VERSION,
     Choice,

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from tablier.engine import (
     Color,
     Marks,
@@ -100,7 +100,7 @@ def _run(marks: list[tuple[Color, int]]) -> list[MatchScore]:
 def test_points_even_below_twelve_and_holes_never_decrease(
         marks: list[tuple[Color, int]]) -> None:
     scores = _run(marks)
-    for before, after in zip(scores, scores[1:]):
+    for before, after in itertools.pairwise(scores):
         for color in (W, B):
             assert after[color].points % 2 == 0 and 0 <= after[color].points < 12
             assert after[color].holes >= before[color].holes
