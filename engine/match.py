@@ -29,7 +29,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from tablier.engine.base import CHECKERS_PER_SIDE, Color, Dice, EngineError, IllegalMoveError
+from tablier.engine.base import (
+    CHECKERS_PER_SIDE,
+    HOLES_PER_MATCH,
+    Color,
+    Dice,
+    EngineError,
+    IllegalMoveError,
+)
 from tablier.engine.jans import JanScore, jans
 from tablier.engine.moves import RuleOptions
 from tablier.engine.position import Position
@@ -478,9 +485,10 @@ class Game:
     Position('1x13,6,7/1x15 b')
     """
 
-    def __init__(self, *, track_position: bool = False,
+    def __init__(self, *, track_position: bool = False, position: Position | None = None,
                  options: RuleOptions | None = None) -> None:
-        position = Position.start() if track_position else None
+        if position is None and track_position:
+            position = Position.start()
         self._state = MatchState(position=position)
         self._frames: list[tuple[InputEvent, tuple[DerivedEvent, ...], MatchState]] = []
         self._options = options
@@ -601,7 +609,7 @@ class Game:
 
     @classmethod
     def replay(cls, events: Iterable[Event], *, track_position: bool = False,
-               options: RuleOptions | None = None) -> Game:
+               position: Position | None = None, options: RuleOptions | None = None) -> Game:
         """Rebuild a game from its events (a journal).
 
         Input events are pushed; derived events may be present (they are checked against what
@@ -610,6 +618,7 @@ class Game:
         Args:
             events: the events in order.
             track_position: keep the men too (the events must then carry dice and plays).
+            position: the men at the first event, when not the start (implies tracking).
             options: the agreed rules, with ``track_position``.
 
         Returns:
@@ -619,7 +628,7 @@ class Game:
             MatchError: if an input event does not fit, or a recorded derived event differs
                 from what the rules derive (the message gives its index).
         """
-        game = cls(track_position=track_position, options=options)
+        game = cls(track_position=track_position, position=position, options=options)
         expected: list[DerivedEvent] = []
         for index, event in enumerate(events):
             if event.kind in DERIVED_KINDS:
@@ -670,8 +679,9 @@ class Game:
             if event.dice is None:
                 raise MatchError(f"{event.by.value}'s throw has no dice (the game tracks the "
                                  f"men)")
-            if s.throws == (0, 0) and position.to_move is not event.by:
-                position = position.with_turn(event.by)  # who opens a relevé is free
+            if (s.releve == 1 and s.throws == (0, 0)
+                    and position.with_turn(Color.WHITE) == Position.start()):
+                position = position.with_turn(event.by)  # whoever won the lead opens
             if position.to_move is not event.by:
                 raise MatchError(f"{event.by.value} throws but it is "
                                  f"{position.to_move.value}'s throw")
@@ -759,7 +769,7 @@ def _marked(s: MatchState, score: MatchScore, color: Color, points: int, *,
     derived: list[DerivedEvent] = []
     holes = score[color].holes
     for double in won:
-        holes = min(12, holes + (2 if double else 1))
+        holes = min(HOLES_PER_MATCH, holes + (2 if double else 1))
         derived.append(Hole(color, double, holes))
     if new.pavillon is not score.pavillon:
         derived.append(PavillonMoved(new.pavillon))
