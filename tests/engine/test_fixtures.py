@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from tablier.engine import Color, Dice, Jan, Position, RuleOptions, jans, legal_positions
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "engine"

@@ -7,7 +7,6 @@ White's side, 12..1). W3 = three white men, B2 = two black men.
 from __future__ import annotations
 
 import pytest
-
 from tablier.engine import (
     CheckerMove,
     Dice,
