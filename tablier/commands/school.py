@@ -141,8 +141,26 @@ def _human_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.position is None or args.dice is None or args.marked is None:
         raise UsageError("position, dice and marked are needed (e.g. tablier school "
                          "'1x13,3,5/1x15 w' 64 4), or --json -")
-    position = Position.from_notation(args.position)
     dice = Dice.parse(args.dice)
+    if args.position.lstrip().startswith("{"):
+        try:
+            data = json.loads(args.position)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"position: not JSON ({exc.msg} at column {exc.colno})") from None
+        if not isinstance(data, dict):
+            raise UsageError(f"position: expected a JSON object, not {args.position[:40]!r}")
+        data = {**data, "dice": [dice.a, dice.b]}
+        mover_text = data.get("to_move", "white")
+        request = {**data, "marked": {mover_text: _points(args.marked, "marked")}}
+        if args.throws is not None:
+            request["throws"] = args.throws
+        if args.play is not None:
+            request["play"] = _play_text(args.play)
+        if args.opponent_marked is not None and mover_text in ("white", "black"):
+            other = Color(mover_text).other().value
+            request["marked"][other] = _points(args.opponent_marked, "--opponent-marked")
+        return request
+    position = Position.from_notation(args.position)
     mover = position.to_move
     request: dict[str, Any] = {
         "white": {str(f): c for f, c in position.men(Color.WHITE).items()},
