@@ -179,18 +179,22 @@ def generate(own: Own, opp: Opp, a: int, b: int, *,
         Nothing.
     """
     can_petit, can_grand = opponent_can_fill(opp)
+    # lands[s][t]: may a man from s stop on t (1..24) for good? Never on a field the opponent
+    # holds nor on his corner; the passage rules close the quarters he can still fill.
+    free = [False] + [not opp[t] for t in range(1, 25)]
+    free[13] = False
+    low = free[:]
+    if can_petit:
+        low[13:25] = [False] * 12
+    elif can_grand:
+        low[13:19] = [False] * 6
+    mid = free[:]
+    if can_petit:
+        mid[19:25] = [False] * 6
+    lands = [free] + [low] * 12 + [mid] * 6 + [free] * 6
 
     def land_ok(s: int, t: int) -> bool:
-        # A man from s stops on t (1..24) for good.
-        if opp[t] or t == 13:
-            return False
-        if t >= 13:
-            if s < 13:
-                if can_petit or (t <= 18 and can_grand):
-                    return False
-            elif s <= 18 and t >= 19 and can_petit:
-                return False
-        return True
+        return lands[s][t]
 
     def off_ok(cur: list[int] | Own, s: int, t: int) -> bool:
         # A man from s is borne off by a die reaching t >= 25.
@@ -216,7 +220,7 @@ def generate(own: Own, opp: Opp, a: int, b: int, *,
             t1 = s1 + d1
             if t1 <= 24:
                 rest = not opp[t1]
-                fin = rest and land_ok(s1, t1)
+                fin = lands[s1][t1]
             else:
                 rest = False
                 fin = off_ok(own, s1, t1)
@@ -227,42 +231,39 @@ def generate(own: Own, opp: Opp, a: int, b: int, *,
             if t1 <= 24:
                 cur[t1] += 1
                 m1 = (s1, t1)
+                seconds = srcs if (own[t1] or not rest) else sorted((*srcs, t1))
             else:
                 cur[25] += 1
                 m1 = (s1, 0)
-            for s2 in range(1, 25):
+                seconds = srcs
+            for s2 in seconds:
                 if not cur[s2]:
                     continue
                 t2 = s2 + d2
                 if s2 == t1:
                     # the man who just arrived (tout d'une) or another man already there
                     if t2 <= 24:
-                        ok = ((fin and own[t1] > 0 and land_ok(t1, t2))
-                              or (rest and land_ok(s1, t2)))
+                        ok = ((fin and own[t1] > 0 and lands[t1][t2])
+                              or (rest and lands[s1][t2]))
                     else:
                         ok = (fin and own[t1] > 0 or rest) and off_ok(cur, t1, t2)
                 elif not fin:
                     continue
                 elif t2 <= 24:
-                    ok = land_ok(s2, t2)
+                    ok = lands[s2][t2]
                 else:
                     ok = off_ok(cur, s2, t2)
                 if not ok:
                     continue
+                t2i = t2 if t2 <= 24 else 25
                 cur[s2] -= 1
-                if t2 <= 24:
-                    cur[t2] += 1
-                else:
-                    cur[25] += 1
+                cur[t2i] += 1
                 if cur[12] != 1:
                     key = tuple(cur)
                     if key not in results:
                         results[key] = (m1, (s2, t2 if t2 <= 24 else 0))
                 cur[s2] += 1
-                if t2 <= 24:
-                    cur[t2] -= 1
-                else:
-                    cur[25] -= 1
+                cur[t2i] -= 1
     # the rest corner by power (par puissance)
     if not own[12] and not opp[13]:
         if a != b:
