@@ -18,7 +18,7 @@ rule and its source):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -378,8 +378,8 @@ def legal_moves(position: Position, dice: Dice | tuple[int, int], *,
         yield tuple(CheckerMove(f, t) for f, t in play)
 
 
-def apply_play(position: Position, play: tuple[tuple[int, int], ...] | list[tuple[int, int]], *,
-               dice: object = None, options: object = None) -> Position:
+def apply_play(position: Position, play: Sequence[tuple[int, int]], *,
+               dice: Dice | None = None, options: RuleOptions | None = None) -> Position:
     """Apply a play (see :meth:`Position.apply`).
 
     Args:
@@ -417,7 +417,7 @@ def apply_play(position: Position, play: tuple[tuple[int, int], ...] | list[tupl
     if dice is not None:
         if not isinstance(dice, Dice):
             raise IllegalMoveError(f"dice must be a Dice, not {dice!r}")
-        opts = options if isinstance(options, RuleOptions) else DEFAULT_OPTIONS
+        opts = DEFAULT_OPTIONS if options is None else options
         _, results = generate(own, opp, dice.a, dice.b, provincial=opts.provincial_bearing_off)
         if key not in results:
             shown = ", ".join(f"{f}-{t or 'off'}" for f, t in play) or "no move"

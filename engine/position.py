@@ -27,8 +27,9 @@ both are zero. The starting position is ``1x15/1x15 w``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tablier.engine.base import (
     CHECKERS_PER_SIDE,
@@ -37,6 +38,10 @@ from tablier.engine.base import (
     Color,
     InvalidNotationError,
 )
+
+if TYPE_CHECKING:
+    from tablier.engine.base import Dice
+    from tablier.engine.moves import RuleOptions
 
 
 class Status(enum.IntFlag):
@@ -298,8 +303,8 @@ class Position:
         """
         return Position._raw(self.white, self.black, color, self.off_white, self.off_black)
 
-    def apply(self, play: tuple[tuple[int, int], ...] | list[tuple[int, int]], *,
-              dice: object = None, options: object = None) -> Position:
+    def apply(self, play: Sequence[tuple[int, int]], *, dice: Dice | None = None,
+              options: RuleOptions | None = None) -> Position:
         """Apply a play of the player to move and pass the turn.
 
         ``play`` is a sequence of ``CheckerMove(from_field, to_field)`` in the mover's own

@@ -3,7 +3,7 @@
 Human form: a position in the engine's notation (or a JSON request) and the dice:
 
     tablier jans "1x13,3,5/1x14,16 w" 64
-    tablier jans "1x9,2,3,4,5/1x15 w" 21 --throws 3
+    tablier jans "1x11,2,3,4,5/1x15 w" 65 --throws 3
 
 prints the board, every jan with a one-line reason and the totals for each player.
 
