@@ -384,7 +384,7 @@ class Position:
         """Parse the notation ``<white men>/<black men> <w|b> [<off white>-<off black>]``.
 
         Args:
-            text: e.g. ``"1x13,3,5/1x15 w"`` or ``"19x3,20x2,22x3,24x2/1x15 b 5-0"``.
+            text: e.g. ``"1x13,3,5/1x15 w"`` or ``"19x3,20x2,22x3,23x2/7x15 b 5-0"``.
 
         Returns:
             The position (possibly impossible: check :meth:`status`).
@@ -392,7 +392,7 @@ class Position:
         Raises:
             InvalidNotationError: if ``text`` is not in the notation.
 
-        >>> Position.from_notation("19x3,20x2,22x3,24x2/1x15 b 5-0").off(Color.WHITE)
+        >>> Position.from_notation("19x3,20x2,22x3,23x2/7x15 b 5-0").off(Color.WHITE)
         5
         """
         if not isinstance(text, str):
