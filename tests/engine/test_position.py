@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from tablier.engine import Color, InvalidNotationError, Position, Status, status_names
 
 

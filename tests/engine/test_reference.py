@@ -11,7 +11,6 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from tablier.engine import Color, Dice, Position, legal_positions
 from tablier.engine.moves import generate, mover_view
 
