@@ -422,7 +422,6 @@ def _landing_ok(opp: Opp, can_petit: bool, can_grand: bool, s: int, t: int) -> b
 
 def _hits(tally: _Tally, own: Own, opp: Opp, a: int, b: int, names: tuple[str, str]) -> None:
     me, him = names
-    corner_spare = own[12] - 2 if own[12] > 2 else 0
     dice = (a,) if a == b else (a, b)
     for t in range(2, 25):
         if opp[t] != 1:
@@ -431,11 +430,11 @@ def _hits(tally: _Tally, own: Own, opp: Opp, a: int, b: int, names: tuple[str, s
         ways: list[str] = []
         for d in dice:
             s = t - d
-            if s >= 1 and (own[s] if s != 12 else corner_spare):
+            if s >= 1 and own[s]:
                 ways.append(f"directly with the {d} from {s}")
         s = t - a - b
         false_reason = ""
-        if s >= 1 and (own[s] if s != 12 else corner_spare):
+        if s >= 1 and own[s]:
             rests = (s + a,) if a == b else (s + a, s + b)
             if any(opp[r] < 2 for r in rests):
                 ways.append(f"by {a}+{b} from {s}")
