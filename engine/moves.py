@@ -18,6 +18,7 @@ rule and its source):
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -425,6 +426,41 @@ def apply_play(position: Position, play: Sequence[tuple[int, int]], *,
     return result_position(position, key)
 
 
+def random_position(rng: random.Random, throws: int, *,
+                    options: RuleOptions | None = None) -> Position:
+    """A position reached from the start by random legal plays (for tests, renders, benches).
+
+    The first player is drawn at random; play stops early, before the throw that would bear
+    off a player's last man (so the result is always a position still in play).
+
+    Args:
+        rng: the source of randomness (seeded by the caller).
+        throws: how many throws to play.
+        options: the agreed rules.
+
+    Returns:
+        The position, possible in a real game.
+
+    Raises:
+        Nothing.
+
+    >>> random_position(random.Random(1), 0) in (Position.start(), Position.start().mirror())
+    True
+    """
+    opts = _options(options)
+    position = Position.start(to_move=Color.WHITE if rng.random() < 0.5 else Color.BLACK)
+    for _ in range(throws):
+        own, opp = mover_view(position)
+        dice = Dice.roll(rng)
+        _, results = generate(own, opp, dice.a, dice.b, provincial=opts.provincial_bearing_off)
+        keys = list(results)
+        key = keys[rng.randrange(len(keys))]
+        if not any(key[1:25]):
+            break
+        position = result_position(position, key)
+    return position
+
+
 __all__ = ["DEFAULT_OPTIONS", "CheckerMove", "RuleOptions", "apply_play", "filled_mask",
            "generate", "legal_moves", "legal_positions", "mover_view", "opponent_can_fill",
-           "result_position"]
+           "random_position", "result_position"]

@@ -11,8 +11,8 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tablier.engine import Color, Dice, Position, legal_positions
-from tablier.engine.moves import generate, mover_view
+from tablier.engine import Position
+from tablier.engine.moves import generate, mover_view, random_position
 
 
 def _quarter(field: int) -> int:
@@ -108,16 +108,8 @@ def reference(own: tuple[int, ...], opp: tuple[int, ...], a: int, b: int,
     return used, {p for p in found if not any(sets[p] < other for other in sets.values())}
 
 
-def _self_play(seed: int, throws: int) -> Position:
-    rng = random.Random(seed)
-    position = Position.start(to_move=Color.WHITE if seed % 2 else Color.BLACK)
-    for _ in range(throws):
-        found = list(legal_positions(position, Dice.roll(rng)))
-        nxt = found[rng.randrange(len(found))]
-        if nxt.off_white == 15 or nxt.off_black == 15:
-            break
-        position = nxt
-    return position
+def _play(seed: int, throws: int) -> Position:
+    return random_position(random.Random(seed), throws)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -125,7 +117,7 @@ def _self_play(seed: int, throws: int) -> Position:
        st.booleans())
 def test_generator_matches_the_reference(seed: int, throws: int, a: int, b: int,
                                          provincial: bool) -> None:
-    position = _self_play(seed, throws)
+    position = _play(seed, throws)
     own, opp = mover_view(position)
     used, results = generate(own, opp, a, b, provincial=provincial)
     ref_used, ref_results = reference(own, opp, a, b, provincial)
