@@ -102,3 +102,17 @@ def test_obsolete_jans_only_by_agreement() -> None:
     assert Jan.PILE_DE_MISERE not in {s.jan for s in jans(p, Dice(6, 5))}
     assert Jan.PILE_DE_MISERE in {s.jan for s in jans(
         p, Dice(6, 5), options=RuleOptions.with_obsolete_jans())}
+
+
+def test_docs_list_every_jan_identifier_with_its_points() -> None:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text("utf-8")
+    rows = re.findall(r"^\| `([a-z_]+)` \| [^|]+ \| (\d) / (\d|—) \|", text, re.MULTILINE)
+    assert {name for name, _, _ in rows} == {jan.value for jan in Jan}
+    for name, single, double in rows:
+        jan = Jan(name)
+        assert jan.points_per_way(False) == int(single)
+        if double != "—":
+            assert jan.points_per_way(True) == int(double)
