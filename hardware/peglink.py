@@ -171,6 +171,7 @@ class PegLink:
             PegProtocolError: if the device answered ``err`` to this command.
             PegLinkError: if the port is gone.
         """
+        self.pump()  # what arrived before this command is not its reply
         for attempt in range(retries + 1):
             if attempt:
                 self.resends += 1

@@ -38,6 +38,8 @@ from tablier.hardware.peglink import PegLink, marks_to_words, parse_fields
 log = logging.getLogger(__name__)
 
 BAUDRATE = 115200
+HOST_PROTOCOL = pegproto.PROTOCOL
+"""The protocol version this host speaks (PROTOCOL.md)."""
 
 
 def parse_event(rest: str) -> MarkerEvent | None:
@@ -239,13 +241,13 @@ class SerialPegs(DisplayBase):
             raise PegLinkError(f"cannot open {self.url!r}: {exc}") from exc
         link = PegLink(port, on_unsolicited=self._on_unsolicited)
         try:
-            reply = link.command(f"HELLO {pegproto.PROTOCOL}", timeout=self._timeout,
+            reply = link.command(f"HELLO {HOST_PROTOCOL}", timeout=self._timeout,
                                  retries=self._retries)
             fields = parse_fields(reply)
-            if fields.get("proto") != str(pegproto.PROTOCOL):
+            if fields.get("proto") != str(HOST_PROTOCOL):
                 raise PegProtocolError(f"device at {self.url!r} speaks protocol "
                                        f"{fields.get('proto')!r}, host speaks "
-                                       f"{pegproto.PROTOCOL}: {reply!r}")
+                                       f"{HOST_PROTOCOL}: {reply!r}")
         except PegError:
             link.close()
             raise
