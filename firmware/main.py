@@ -102,11 +102,12 @@ class Firmware:
 
 def run():
     """Boot the board and serve the host for ever."""
+    import select
+    import time
+
     import machine
     import micropython
     import neopixel
-    import select
-    import time
 
     # NOTE: a 0x03 byte in line noise would otherwise raise KeyboardInterrupt and stop us.
     micropython.kbd_intr(-1)
