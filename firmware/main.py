@@ -129,8 +129,12 @@ def run():
     poller.register(sys.stdin, select.POLLIN)
     stdin = sys.stdin.buffer
     while True:
-        if poller.poll(5):
-            firmware.feed(stdin.read(1))
+        # Take what has arrived (up to a line's worth), then look at the buttons.
+        chunk = bytearray()
+        while len(chunk) < pegproto.MAX_LINE and poller.poll(0 if chunk else 5):
+            chunk.extend(stdin.read(1))
+        if chunk:
+            firmware.feed(bytes(chunk))
         firmware.poll_buttons()
 
 

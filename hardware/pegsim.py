@@ -31,11 +31,12 @@ import select
 import threading
 import time
 import tty
+import warnings
 from urllib.parse import parse_qs, urlsplit
 
 import serial
 from tablier.firmware import pegproto
-from tablier.hardware.base import MarkerValueError
+from tablier.hardware.base import HardwareWarning, MarkerValueError
 
 log = logging.getLogger(__name__)
 
@@ -120,10 +121,15 @@ def create(url: str) -> SimulatedPegs:
     name, options = parse_url(url)
     with _LOCK:
         sim = _DEVICES.get(name)
+        baud, every = int(options.get("baud", "115200")), int(options.get("every", "1"))
         if sim is None:
-            sim = SimulatedPegs(name, baudrate=int(options.get("baud", "115200")),
-                                fail=options.get("fail"), every=int(options.get("every", "1")))
+            sim = SimulatedPegs(name, baudrate=baud, fail=options.get("fail"), every=every)
             _DEVICES[name] = sim
+            return sim
+    if options and (sim.baudrate, sim.fail, sim.every) != (baud, options.get("fail"), every):
+        warnings.warn(f"pegsim device {name!r} already exists with baud={sim.baudrate} "
+                      f"fail={sim.fail} every={sim.every}; the options of {url!r} are ignored",
+                      HardwareWarning, stacklevel=2)
     return sim
 
 

@@ -79,19 +79,26 @@ class SerialPegs(DisplayBase):
     Args:
         url: a pyserial URL, e.g. ``/dev/ttyACM0`` or ``pegsim://``.
         baudrate: the line speed (USB CDC ignores it; the simulator honours it).
-        timeout: seconds to wait for each reply.
+        timeout: seconds to wait for each reply (raised to twice the time the longest command
+            and reply take on the wire at ``baudrate``, for slow lines).
         retries: resends of one command before the link counts as lost.
         verify_interval: seconds between ``GET`` checks while idle.
-        reconnect_interval: seconds between attempts to reopen a lost port.
+        reconnect_interval: seconds before the first attempt to reopen a lost port; it doubles
+            after each failed attempt, up to ``max_reconnect_interval``.
+        max_reconnect_interval: the longest pause between attempts.
     """
 
     def __init__(self, url: str, *, baudrate: int = BAUDRATE, timeout: float = 0.25,
                  retries: int = 2, verify_interval: float = 2.0,
-                 reconnect_interval: float = 0.3) -> None:
+                 reconnect_interval: float = 0.3, max_reconnect_interval: float = 2.0) -> None:
         super().__init__()
         self.url = url
         self._baudrate = baudrate
-        self._timeout = timeout
+        wire = 10.0 * (pegproto.MAX_LINE + pegproto.MAX_REPLY + 2) / max(baudrate, 1)
+        self._timeout = max(timeout, 2.0 * wire)
+        self._max_reconnect_interval = max(max_reconnect_interval, reconnect_interval)
+        self._failures = 0
+        self._last_logged = ""
         self._retries = retries
         self._verify_interval = verify_interval
         self._reconnect_interval = reconnect_interval
@@ -220,9 +227,20 @@ class SerialPegs(DisplayBase):
                 self._cond.wait(seconds)
             return self._stop
 
-    def _drop_link(self, error: PegError) -> None:
-        log.warning("peg driver %s: %s", self.url, error)
+    def _note(self, error: PegError) -> None:
+        # Log a problem once, not at every reconnection attempt.
         self.last_error = error
+        self._failures += 1
+        if str(error) != self._last_logged:
+            self._last_logged = str(error)
+            log.warning("peg driver %s: %s", self.url, error)
+
+    def _backoff(self) -> float:
+        return min(self._reconnect_interval * 2.0 ** max(self._failures - 1, 0),
+                   self._max_reconnect_interval)
+
+    def _drop_link(self, error: PegError) -> None:
+        self._note(error)
         if self._link is not None:
             self._link.close()
         with self._cond:
@@ -248,11 +266,17 @@ class SerialPegs(DisplayBase):
                 raise PegProtocolError(f"device at {self.url!r} speaks protocol "
                                        f"{fields.get('proto')!r}, host speaks "
                                        f"{HOST_PROTOCOL}: {reply!r}")
+            missing = {"SET", "GET"} - set(fields.get("caps", "").split(","))
+            if missing:
+                raise PegProtocolError(f"device at {self.url!r} lacks {sorted(missing)}: "
+                                       f"{reply!r}")
         except PegError:
             link.close()
             raise
         self._boot_id = fields.get("id")
         self.reconnects += 1
+        self._failures = 0
+        self._last_logged = ""
         with self._cond:
             self._link = link
             self._device_words = None  # push the whole state after every (re)connection
@@ -303,9 +327,8 @@ class SerialPegs(DisplayBase):
                 try:
                     self._connect()
                 except PegError as exc:
-                    self.last_error = exc
-                    log.debug("peg driver %s not ready: %s", self.url, exc)
-                    if self._wait(self._reconnect_interval):
+                    self._note(exc)
+                    if self._wait(self._backoff()):
                         break
                 continue
             try:
@@ -315,7 +338,7 @@ class SerialPegs(DisplayBase):
             except PegProtocolError as exc:
                 # The device refused a command: report it, start again from HELLO.
                 self._drop_link(exc)
-                if self._wait(self._reconnect_interval):
+                if self._wait(self._backoff()):
                     break
         if self._link is not None:
             self._link.close()

@@ -133,3 +133,11 @@ def test_serial_url_with_a_missing_device_does_not_block() -> None:
         display.show(Marks.from_scores(Score(), Score()))
         with pytest.raises(Exception, match="no-such-port"):
             display.wait_connected(0.3)
+
+
+def test_reopening_a_simulator_with_other_options_warns(sim_url: Callable[..., str]) -> None:
+    from tablier.hardware import HardwareWarning, pegsim
+    url = sim_url()
+    with pytest.warns(HardwareWarning, match="options .* are ignored"):
+        pegsim.create(url + "?fail=drop")
+    assert pegsim.device(pegsim.parse_url(url)[0]).fail is None
