@@ -21,22 +21,23 @@ import argparse
 import sys
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from tablier.cli import UsageError
 from tablier.engine import Color, Marks, Pavillon, PlayerMarks
-from tablier.hardware import (
+from tablier.hardware.base import (
+    LIT_SPOTS,
     Decision,
     EventKind,
     MarkerDisplay,
     MarkerEvent,
     MarkerValueError,
     PegError,
-    SerialPegs,
     Status,
-    markers_url,
-    open_markers,
 )
-from tablier.hardware.base import LIT_SPOTS
+
+if TYPE_CHECKING:
+    from tablier.hardware.serialpegs import SerialPegs
 
 HELP = "drive the LEDs or peg driver (markers test)"
 
@@ -131,8 +132,13 @@ def _wait_event(display: MarkerDisplay, expected: MarkerEvent, timeout: float) -
     return False
 
 
+def _serial(display: MarkerDisplay) -> SerialPegs | None:
+    from tablier.hardware.serialpegs import SerialPegs
+    return display if isinstance(display, SerialPegs) else None
+
+
 def _has_buttons(url: str, display: MarkerDisplay) -> bool:
-    return isinstance(display, SerialPegs) or url.lower().startswith("gpio")
+    return _serial(display) is not None or url.lower().startswith("gpio")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -150,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
     if args.delay < 0 or args.button_timeout <= 0:
         raise UsageError(f"--delay must be >= 0 and --button-timeout > 0, not {args.delay!r} "
                          f"and {args.button_timeout!r}")
+    from tablier.hardware.markers import markers_url, open_markers
+
     url = markers_url(args.url)
     interactive = not args.no_wait and sys.stdin.isatty()
     try:
@@ -157,10 +165,11 @@ def run(args: argparse.Namespace) -> int:
     except MarkerValueError as exc:
         raise UsageError(str(exc)) from exc
     failures = 0
+    pegs = _serial(display)
     with display:
-        if isinstance(display, SerialPegs):
+        if pegs is not None:
             try:
-                display.wait_connected(5.0)
+                pegs.wait_connected(5.0)
             except PegError as exc:
                 print(f"tablier markers: {url}: {exc}", file=sys.stderr)
                 return 1
@@ -170,8 +179,8 @@ def run(args: argparse.Namespace) -> int:
         for number, (label, marks, status) in enumerate(all_steps, start=1):
             display.show(marks, status=status)
             verdict = "shown"
-            if isinstance(display, SerialPegs):
-                verdict = "ok" if display.wait_synced(3.0) else "NOT ACKNOWLEDGED"
+            if pegs is not None:
+                verdict = "ok" if pegs.wait_synced(3.0) else "NOT ACKNOWLEDGED"
                 failures += verdict != "ok"
             line = f"{number:3d}/{len(all_steps)} {label:<32} {verdict}"
             if interactive:
