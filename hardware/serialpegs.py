@@ -186,7 +186,10 @@ class SerialPegs(DisplayBase):
         """
         self._check_open()
         with self._cond:
-            if self._cond.wait_for(lambda: self._link is not None, timeout):
+            # A refusal (wrong protocol, err reply) will not cure itself: report it at once.
+            self._cond.wait_for(lambda: self._link is not None
+                                or isinstance(self.last_error, PegProtocolError), timeout)
+            if self._link is not None:
                 return
             error = self.last_error
         if error is not None:
@@ -202,7 +205,6 @@ class SerialPegs(DisplayBase):
             self._cond.notify_all()
         self._thread.join(timeout=5.0)
         super().close()
-
 
     # worker
 
@@ -229,7 +231,9 @@ class SerialPegs(DisplayBase):
 
     def _note(self, error: PegError) -> None:
         # Log a problem once, not at every reconnection attempt.
-        self.last_error = error
+        with self._cond:
+            self.last_error = error
+            self._cond.notify_all()
         self._failures += 1
         if str(error) != self._last_logged:
             self._last_logged = str(error)
@@ -291,7 +295,7 @@ class SerialPegs(DisplayBase):
                 self.resets_seen += 1
                 self._boot_id = fields.get("id")
                 self._device_words = None
-            elif held != self._device_words:
+            elif self._device_words is not None and held != self._device_words:
                 log.warning("peg driver holds %r, expected %r", held, self._device_words)
                 self._device_words = None
 

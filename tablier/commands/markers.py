@@ -67,6 +67,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            "not a terminal)")
     test.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
                       help="pause after each step when not waiting (default 0)")
+    test.add_argument("--connect-timeout", type=float, default=5.0, metavar="SECONDS",
+                      help="how long to wait for a serial driver to answer (default 5)")
     test.add_argument("--button-timeout", type=float, default=30.0, metavar="SECONDS",
                       help="how long to wait for each button (default 30)")
 
@@ -153,9 +155,11 @@ def run(args: argparse.Namespace) -> int:
     Raises:
         UsageError: for a bad URL or option.
     """
-    if args.delay < 0 or args.button_timeout <= 0:
-        raise UsageError(f"--delay must be >= 0 and --button-timeout > 0, not {args.delay!r} "
-                         f"and {args.button_timeout!r}")
+    if args.delay < 0:
+        raise UsageError(f"--delay must be 0 or more, not {args.delay!r}")
+    if args.button_timeout <= 0 or args.connect_timeout <= 0:
+        raise UsageError(f"--button-timeout and --connect-timeout must be more than 0, not "
+                         f"{args.button_timeout!r} and {args.connect_timeout!r}")
     from tablier.hardware.markers import markers_url, open_markers
 
     url = markers_url(args.url)
@@ -169,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     with display:
         if pegs is not None:
             try:
-                pegs.wait_connected(5.0)
+                pegs.wait_connected(args.connect_timeout)
             except PegError as exc:
                 print(f"tablier markers: {url}: {exc}", file=sys.stderr)
                 return 1

@@ -29,7 +29,7 @@ def test_markers_test_on_the_simulated_driver(sim_url: SimUrl,
 def test_markers_test_reports_a_mute_device(sim_url: SimUrl,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     url = sim_url("fail=timeout")
-    assert main(["markers", "test", url, "--no-wait"]) == 1
+    assert main(["markers", "test", url, "--no-wait", "--connect-timeout", "1"]) == 1
     captured = capsys.readouterr()
     assert "no reply" in captured.err
     assert captured.err.count("\n") == 1

@@ -6,6 +6,7 @@ import io
 from collections.abc import Callable
 
 import pytest
+from markers_support import wait_until
 from tablier.engine import Color, Marks, Pavillon, PlayerMarks, Score
 from tablier.hardware import (
     ConsoleMarkers,
@@ -16,6 +17,7 @@ from tablier.hardware import (
     MarkerDisplay,
     MarkerEvent,
     MarkerValueError,
+    PegLinkError,
     RecordingMarkers,
     SerialPegs,
     Status,
@@ -130,9 +132,12 @@ def test_open_markers_refuses_bad_urls(url: str, message: str) -> None:
 def test_serial_url_with_a_missing_device_does_not_block() -> None:
     with open_markers("serial:///dev/tablier-no-such-port") as display:
         assert isinstance(display, SerialPegs)
-        display.show(Marks.from_scores(Score(), Score()))
-        with pytest.raises(Exception, match="no-such-port"):
-            display.wait_connected(0.3)
+        display.show(Marks.from_scores(Score(), Score()))  # returns at once
+        assert not display.synced
+        assert wait_until(lambda: display.last_error is not None)
+        assert "no-such-port" in str(display.last_error)
+        with pytest.raises(PegLinkError, match="no-such-port"):
+            display.wait_connected(0.1)
 
 
 def test_reopening_a_simulator_with_other_options_warns(sim_url: Callable[..., str]) -> None:

@@ -44,7 +44,7 @@ def device_of(url: str) -> pegsim.SimulatedPegs:
 
 
 def pegs(url: str, **options: float) -> SerialPegs:
-    return SerialPegs(url, timeout=options.pop("timeout", 0.15),
+    return SerialPegs(url, timeout=options.pop("timeout", 0.3),
                       verify_interval=options.pop("verify_interval", 0.3),
                       reconnect_interval=0.05, **options)  # type: ignore[arg-type]
 
@@ -70,7 +70,7 @@ def play(display: SerialPegs, sim: pegsim.SimulatedPegs,
 
 def test_clean_game(sim_url: SimUrl) -> None:
     url = sim_url()
-    with pegs(url) as display:
+    with pegs(url, timeout=1.0) as display:
         play(display, device_of(url))
         assert display.reconnects == 1
 
@@ -88,7 +88,7 @@ def test_garbage_bytes_on_the_line(sim_url: SimUrl) -> None:
 def test_corrupted_checksum_is_resent(sim_url: SimUrl) -> None:
     url = sim_url()
     sim = device_of(url)
-    with pegs(url) as display:
+    with pegs(url, timeout=1.0) as display:
         play(display, sim, lambda turn: sim.arm("corrupt", 2))
         assert display.reconnects == 1  # resends were enough, the link was never dropped
 
