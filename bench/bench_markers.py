@@ -7,8 +7,9 @@ percentile of the time from ``SerialPegs.show()`` to the device's ``ok`` being s
 time each byte takes on an 8N1 line at the given baud rate (10 bits a byte), both for the
 command it receives and for the reply it sends, so the figure is honest for a 115200 baud UART.
 (A real Pico on USB CDC is faster than this: USB full speed ignores the baud rate.)
-Also prints the same with the pacing off (the software's own overhead) and the bare link
-(``PegLink.command`` with no worker thread).
+Also prints the same with the pacing off (the software's own overhead), the bare link
+(``PegLink.command`` with no worker thread), and one ``LedMarkers.show`` on gpiozero's
+MockFactory.
 """
 
 from __future__ import annotations
@@ -72,6 +73,25 @@ def bench_link(baud: int, updates: int) -> list[float]:
     return samples
 
 
+def bench_leds(updates: int) -> list[float]:
+    # NOTE: gpiozero's MockFactory, not real pins: this is the Python cost of one show()
+    # (about 150 pin writes); lgpio on a Pi adds a few microseconds per write.
+    from gpiozero.pins.mock import MockFactory
+
+    from tablier.hardware import LedMarkers
+
+    factory = MockFactory()
+    samples = []
+    cycle = states()
+    with LedMarkers(pin_factory=factory) as leds:
+        for i in range(updates):
+            marks, status = cycle[i % len(cycle)]
+            start = time.perf_counter()
+            leds.show(marks, status=status)
+            samples.append(time.perf_counter() - start)
+    return samples
+
+
 def report(label: str, samples: list[float]) -> None:
     ms = sorted(s * 1000 for s in samples)
     p90 = ms[int(0.9 * (len(ms) - 1))]
@@ -95,6 +115,7 @@ def main() -> None:
     report(f"SerialPegs.show -> acked, {args.baud} baud", bench_display(args.baud, args.updates))
     report(f"PegLink.command(SET), {args.baud} baud", bench_link(args.baud, args.updates))
     report("SerialPegs.show -> acked, no baud pacing", bench_display(0, args.updates))
+    report("LedMarkers.show on MockFactory (no real pins)", bench_leds(args.updates))
     print("target: median <= 20 ms at 115200 baud")
 
 

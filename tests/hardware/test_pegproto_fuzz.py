@@ -108,3 +108,20 @@ def test_refused_set_leaves_the_state_alone() -> None:
     replies = device.feed((pegproto.frame("2 SET wt=6 wh=13") + "\n").encode())
     assert replies == [pegproto.frame("err 2 5 bad value: wh")]
     assert device.state.encode() == before
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.binary(max_size=80), max_size=6))
+def test_host_link_survives_any_device_output(noise: list[bytes]) -> None:
+    from markers_support import ScriptedPort
+    from tablier.hardware import PegError, PegLink
+
+    port = ScriptedPort()
+    port.expect_raw(pegproto.frame("1 PING"), b"\n".join(noise))
+    port.expect(pegproto.frame("2 PING"), [])
+    link = PegLink(port)
+    try:
+        reply = link.command("PING", timeout=0.0, retries=1)
+    except PegError:
+        return
+    assert isinstance(reply, str)
