@@ -77,7 +77,6 @@ def bench_leds(updates: int) -> list[float]:
     # NOTE: gpiozero's MockFactory, not real pins: this is the Python cost of one show()
     # (about 150 pin writes); lgpio on a Pi adds a few microseconds per write.
     from gpiozero.pins.mock import MockFactory
-
     from tablier.hardware import LedMarkers
 
     factory = MockFactory()
