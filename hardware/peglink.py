@@ -211,7 +211,11 @@ class PegLink:
                               f"after {retries + 1} attempts of {timeout:g} s")
 
     def close(self) -> None:
-        """Close the port (idempotent, never raises)."""
+        """Close the port (idempotent).
+
+        Raises:
+            Nothing: errors while closing a lost port are ignored.
+        """
         try:
             self.port.close()
         except (serial.SerialException, OSError):

@@ -48,7 +48,11 @@ _LOCK = threading.Lock()
 
 
 def register_pegsim() -> None:
-    """Let ``serial.serial_for_url`` open ``pegsim://`` URLs (idempotent)."""
+    """Let ``serial.serial_for_url`` open ``pegsim://`` URLs (idempotent).
+
+    Raises:
+        Nothing.
+    """
     if "tablier.hardware" not in serial.protocol_handler_packages:
         serial.protocol_handler_packages.append("tablier.hardware")
 
@@ -134,7 +138,11 @@ def create(url: str) -> SimulatedPegs:
 
 
 def remove(name: str) -> None:
-    """Unplug and forget a device (tests call it in teardown); unknown names are ignored."""
+    """Unplug and forget a device (tests call it in teardown); unknown names are ignored.
+
+    Raises:
+        Nothing.
+    """
     with _LOCK:
         sim = _DEVICES.pop(name, None)
     if sim is not None:
@@ -213,7 +221,11 @@ class SimulatedPegs:
             return self.device.state.encode()
 
     def plug(self) -> None:
-        """Plug the device in: a new pty, a fresh boot (state cleared) and its banner."""
+        """Plug the device in: a new pty, a fresh boot (state cleared) and its banner.
+
+        Raises:
+            OSError: if no pseudo-terminal can be opened.
+        """
         with self._lock:
             if self._path is not None:
                 return
@@ -230,7 +242,11 @@ class SimulatedPegs:
             self._send([self.device.banner()])
 
     def unplug(self) -> None:
-        """Pull the cable: the host's port fails with an I/O error; reopening fails."""
+        """Pull the cable: the host's port fails with an I/O error; reopening fails.
+
+        Raises:
+            Nothing.
+        """
         with self._lock:
             if self._path is None:
                 return
@@ -245,7 +261,11 @@ class SimulatedPegs:
             thread.join(timeout=2.0)
 
     def reset(self) -> None:
-        """Restart the firmware (power glitch, watchdog): state cleared, new id, banner."""
+        """Restart the firmware (power glitch, watchdog): state cleared, new id, banner.
+
+        Raises:
+            Nothing.
+        """
         with self._lock:
             self.device = pegproto.Device(self._new_id())
             self.device.buf = bytearray()
@@ -269,12 +289,20 @@ class SimulatedPegs:
             self._armed.extend([fault] * count)
 
     def inject(self, data: bytes) -> None:
-        """Send raw bytes to the host (line noise)."""
+        """Send raw bytes to the host (line noise).
+
+        Raises:
+            Nothing (bytes are lost while unplugged).
+        """
         with self._lock:
             self._write(data)
 
     def press(self, text: str) -> None:
-        """Send an event as if a button was pressed, e.g. ``"DECIDE W STAY"``."""
+        """Send an event as if a button was pressed, e.g. ``"DECIDE W STAY"``.
+
+        Raises:
+            Nothing (the event is lost while unplugged).
+        """
         with self._lock:
             self._send([self.device.event(text)])
 

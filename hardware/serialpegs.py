@@ -197,7 +197,11 @@ class SerialPegs(DisplayBase):
         raise PegTimeoutError(f"no answer from {self.url!r} within {timeout:g} s")
 
     def close(self) -> None:
-        """Stop the worker and close the port (idempotent)."""
+        """Stop the worker and close the port (idempotent).
+
+        Raises:
+            Nothing.
+        """
         if self.closed:
             return
         with self._cond:

@@ -55,6 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     Args:
         parser: the ``markers`` parser.
+
+    Raises:
+        Nothing.
     """
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     test = sub.add_parser("test", help="light each marker in turn and wait for each button",
@@ -82,6 +85,9 @@ def steps() -> Iterator[tuple[str, Marks, Status]]:
 
     Yields:
         One step per marker position, then the pavillon's places, then each status.
+
+    Raises:
+        Nothing.
 
     >>> labels = [label for label, _, _ in steps()]
     >>> len(labels), labels[0], labels[-1]
