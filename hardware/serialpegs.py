@@ -261,8 +261,10 @@ class SerialPegs(DisplayBase):
             from tablier.hardware.pegsim import register_pegsim
             register_pegsim()
         try:
+            # NOTE: exclusive=True takes a flock on POSIX ports, so a second tablier process
+            # cannot steal replies from the first; other URL types ignore it.
             port = serial.serial_for_url(self.url, baudrate=self._baudrate, timeout=0.01,
-                                         write_timeout=2.0)
+                                         write_timeout=2.0, exclusive=True)
         except (serial.SerialException, OSError, ValueError) as exc:
             raise PegLinkError(f"cannot open {self.url!r}: {exc}") from exc
         link = PegLink(port, on_unsolicited=self._on_unsolicited)

@@ -224,3 +224,15 @@ def test_closed_display_refuses_use(sim_url: SimUrl) -> None:
         display.show(*GAME[0][:1])
     with pytest.raises(DeviceClosed):
         display.poll_events()
+
+
+def test_second_host_on_the_same_port_is_refused_clearly(sim_url: SimUrl) -> None:
+    url = sim_url()
+    with pegs(url) as first:
+        first.wait_connected(5.0)
+        second = pegs(url)
+        assert wait_until(lambda: second.last_error is not None)
+        assert "lock" in str(second.last_error)
+        first.show(GAME[1][0], status=GAME[1][1])
+        settle(first, device_of(url), *GAME[1])
+        second.close()
