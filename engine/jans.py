@@ -404,8 +404,10 @@ def _filling_jans(tally: _Tally, own: Own, opp: Opp, a: int, b: int,
 
 def _fill_source(own: Own, opp: Opp, can_petit: bool, can_grand: bool, lo: int, hi: int,
                  s: int, h: int) -> bool:
-    # A man on s may cover the half-field h of the quarter lo..hi-1 without opening another.
+    # A man on s may cover the half-field h of the quarter lo..hi-1 without opening another
+    # and without leaving one man alone on the rest corner (its last two leave together).
     return (s >= 1 and own[s] > 0 and (not lo <= s < hi or own[s] >= 3)
+            and (s != 12 or own[12] != 2)
             and _landing_ok(opp, can_petit, can_grand, s, h))
 
 
