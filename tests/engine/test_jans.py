@@ -46,7 +46,8 @@ def test_hit_reasons_say_which_man_hits_which_and_how() -> None:
     (score,) = jans(Position("1x13,5,6/1x14,15 w"), Dice(5, 4))
     assert score.jan is Jan.TRUE_HIT_GRAND_JAN and (score.points, score.ways) == (6, 3)
     assert score.reason == ("white hits black's lone man on 10 (black's 15) directly with the "
-                            "5 from 5, directly with the 4 from 6, by 5+4 from 1")
+                            "5 from 5, directly with the 4 from 6, by 5+4 tout d'une from 1 resting "
+                            "on 6 or 5")
 
 
 def test_false_hit_reason_names_the_held_rests() -> None:
