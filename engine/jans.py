@@ -412,7 +412,14 @@ def _filling_jans(tally: _Tally, own: Own, opp: Opp, a: int, b: int,
         if found:
             tally.add(_FILL[i], len(found), f"fills the {name} {where}: " + ", ".join(found))
         else:
-            tally.add(_FILL[i], 1, f"fills the {name} {where} with both numbers (one way)")
+            play = next(v for k, v in results.items() if filled_mask(k, bit))
+            shown = " ".join(f"{s}-{t_ or 'off'}" for s, t_ in play)
+            power = (len(play) == 2 and all(t_ == 12 for _, t_ in play)
+                     and {12 - s for s, _ in play} != {a, b})
+            how = (f"taking the corner by power ({shown}: those men would reach the "
+                   f"opponent's empty corner)" if power else f"playing {shown}")
+            tally.add(_FILL[i], 1, f"fills the {name} {where} with both numbers, {how} "
+                      f"(one way: only the last man played fills it)")
 
 
 def _fill_source(own: Own, opp: Opp, can_petit: bool, can_grand: bool, lo: int, hi: int,
