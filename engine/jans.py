@@ -281,6 +281,8 @@ def judge(position: Position, own: Own, opp: Opp, a: int, b: int, used: int,
     Raises:
         Nothing.
     """
+    if a < b:
+        a, b = b, a  # reasons announce the higher number first, as the players do (W21 "Play")
     me = position.to_move
     him = me.other()
     doublet = a == b
