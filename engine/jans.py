@@ -281,6 +281,8 @@ def judge(position: Position, own: Own, opp: Opp, a: int, b: int, used: int,
     Raises:
         Nothing.
     """
+    if a < b:
+        a, b = b, a  # reasons announce the higher number first, as the players do (W21 "Play")
     me = position.to_move
     him = me.other()
     doublet = a == b
@@ -290,7 +292,7 @@ def judge(position: Position, own: Own, opp: Opp, a: int, b: int, used: int,
     tally = _Tally()
     names = (me.value, him.value)
     _rare_jans(tally, own, opp, a, b, rolls_so_far, names)
-    _filling_jans(tally, own, opp, a, b, results)
+    _filling_jans(tally, own, opp, a, b, results, used)
     _hits(tally, own, opp, a, b, names)
     _corner(tally, own, opp, a, b)
     finished = on_board <= 2 and any(sum(k[1:25]) == 0 for k in results)
@@ -300,7 +302,7 @@ def judge(position: Position, own: Own, opp: Opp, a: int, b: int, used: int,
     if helpless:
         tally.add(Jan.HELPLESS_MAN, helpless,
                   "neither number can be played" if helpless == 2 else
-                  "only one number can be played")
+                  _one_number_helpless(a, b, results))
     if options.pile_de_misere:
         if own[12] >= 15:
             tally.add(Jan.PILE_DE_MISERE, 1, "all fifteen men on the corner (kept)")
@@ -366,8 +368,19 @@ def _rare_jans(tally: _Tally, own: Own, opp: Opp, a: int, b: int, rolls_so_far: 
             tally.add(Jan.DEUX_TABLES, 1, how + " (the opponent's corner is empty)")
 
 
+def _one_number_helpless(a: int, b: int, results: dict[Own, tuple[tuple[int, int], ...]]) -> str:
+    # Which number is helpless when the legal plays move one man by one number.
+    if a == b:
+        return f"only one {a} can be played"
+    played = {(t or 25) - s for play in results.values() for s, t in play}
+    if len(played) == 1:
+        (d,) = played
+        return f"only the {d} can be played, the {a + b - d} cannot"
+    return "only one number can be played"  # bearing off by a greater number: either
+
+
 def _filling_jans(tally: _Tally, own: Own, opp: Opp, a: int, b: int,
-                  results: dict[Own, tuple[tuple[int, int], ...]]) -> None:
+                  results: dict[Own, tuple[tuple[int, int], ...]], used: int) -> None:
     now = filled_mask(own)
     can_petit, can_grand = opponent_can_fill(opp)
     for i, (bit, (lo, hi)) in enumerate(zip((PETIT, GRAND, RETOUR), QUARTERS)):
@@ -377,7 +390,9 @@ def _filling_jans(tally: _Tally, own: Own, opp: Opp, a: int, b: int,
         name = _QUARTER_NAMES[i]
         if now & bit:
             if reachable:
-                tally.add(_KEEP[i], 1, f"the {name} stays filled")
+                how = ("" if used == 2 else " by helplessness (nothing can be played)"
+                       if used == 0 else " (by helplessness: one number cannot be played)")
+                tally.add(_KEEP[i], 1, f"the {name} stays filled{how}")
             continue
         if not reachable:
             continue
@@ -399,13 +414,22 @@ def _filling_jans(tally: _Tally, own: Own, opp: Opp, a: int, b: int,
         if found:
             tally.add(_FILL[i], len(found), f"fills the {name} {where}: " + ", ".join(found))
         else:
-            tally.add(_FILL[i], 1, f"fills the {name} {where} with both numbers (one way)")
+            play = next(v for k, v in results.items() if filled_mask(k, bit))
+            shown = " ".join(f"{s}-{t_ or 'off'}" for s, t_ in play)
+            power = (len(play) == 2 and all(t_ == 12 for _, t_ in play)
+                     and {12 - s for s, _ in play} != {a, b})
+            how = (f"taking the corner by power ({shown}: those men would reach the "
+                   f"opponent's empty corner)" if power else f"playing {shown}")
+            tally.add(_FILL[i], 1, f"fills the {name} {where} with both numbers, {how} "
+                      f"(one way: only the last man played fills it)")
 
 
 def _fill_source(own: Own, opp: Opp, can_petit: bool, can_grand: bool, lo: int, hi: int,
                  s: int, h: int) -> bool:
-    # A man on s may cover the half-field h of the quarter lo..hi-1 without opening another.
+    # A man on s may cover the half-field h of the quarter lo..hi-1 without opening another
+    # and without leaving one man alone on the rest corner (its last two leave together).
     return (s >= 1 and own[s] > 0 and (not lo <= s < hi or own[s] >= 3)
+            and (s != 12 or own[12] != 2)
             and _landing_ok(opp, can_petit, can_grand, s, h))
 
 
@@ -436,8 +460,13 @@ def _hits(tally: _Tally, own: Own, opp: Opp, a: int, b: int, names: tuple[str, s
         false_reason = ""
         if s >= 1 and own[s]:
             rests = (s + a,) if a == b else (s + a, s + b)
-            if any(opp[r] < 2 for r in rests):
-                ways.append(f"by {a}+{b} from {s}")
+            open_rests = [r for r in rests if opp[r] < 2]
+            if open_rests:
+                lone = [r for r in open_rests if opp[r] == 1]
+                note = (f" ({him}'s lone man there does not block it)" if lone == open_rests
+                        else "")
+                ways.append(f"by {a}+{b} tout d'une from {s} resting on "
+                            f"{' or '.join(str(r) for r in open_rests)}{note}")
             elif not ways:
                 false_reason = (f"{me}'s man on {s} would hit {him}'s lone man on {t} "
                                 f"({him}'s {25 - t}) by {a}+{b}, but the rest field"
@@ -465,8 +494,17 @@ def _corner(tally: _Tally, own: Own, opp: Opp, a: int, b: int) -> None:
     else:
         ok = avail(13 - a) >= 1 and avail(13 - b) >= 1
     if ok:
-        tally.add(Jan.HIT_CORNER, 1, f"men on {13 - a} and {13 - b} would reach the "
-                  f"opponent's empty corner with the {a} and the {b}")
+        def man(f: int) -> str:
+            return "a surcase of the own corner (12)" if f == 12 else f"the man on {f}"
+
+        if a == b:
+            who = ("two surcases of the own corner (12)" if a == 1
+                   else f"two men on {13 - a}")
+            how = f"{who} would reach the opponent's empty corner with the two {a}s"
+        else:
+            how = (f"{man(13 - a)} and {man(13 - b)} would reach the opponent's empty corner "
+                   f"with the {a} and the {b}")
+        tally.add(Jan.HIT_CORNER, 1, how)
 
 
 __all__ = ["JAN_POINTS", "Jan", "JanScore", "jans", "judge", "totals"]

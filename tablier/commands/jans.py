@@ -252,6 +252,12 @@ def run(args: argparse.Namespace) -> int:
             request = parse_request(data)
             if args.throws is not None:
                 request.throws = args.throws
+            # the flags add to the request's own options (never silently ignored)
+            o = request.options
+            request.options = RuleOptions(o.provincial_bearing_off or options.provincial_bearing_off,
+                                          o.rencontre or options.rencontre,
+                                          o.margot or options.margot,
+                                          o.pile_de_misere or options.pile_de_misere)
         else:
             position = Position.from_notation(args.position)
             if args.dice is None:

@@ -143,3 +143,12 @@ def test_the_console_script_reads_stdin() -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["jans"] == [
         {"jan": "mezeas", "scorer": "white", "points": 6, "ways": 1}]
+
+
+def test_human_form_flags_apply_to_a_json_position(capsys: pytest.CaptureFixture[str]) -> None:
+    # Two men on 20, 13 off: the 6 overshoots. Quick method: both go off (first off); with
+    # --provincial only the exact 5 bears off and the 6 is a helpless man.
+    request = '{"white": {"20": 2}, "black": {"7": 15}, "off": {"white": 13}}'
+    assert main(["jans", request, "65", "--provincial"]) == 0
+    out = capsys.readouterr().out
+    assert "helpless_man" in out and "first_off" not in out

@@ -46,7 +46,8 @@ def test_hit_reasons_say_which_man_hits_which_and_how() -> None:
     (score,) = jans(Position("1x13,5,6/1x14,15 w"), Dice(5, 4))
     assert score.jan is Jan.TRUE_HIT_GRAND_JAN and (score.points, score.ways) == (6, 3)
     assert score.reason == ("white hits black's lone man on 10 (black's 15) directly with the "
-                            "5 from 5, directly with the 4 from 6, by 5+4 from 1")
+                            "5 from 5, directly with the 4 from 6, by 5+4 tout d'une from 1 resting "
+                            "on 6 or 5")
 
 
 def test_false_hit_reason_names_the_held_rests() -> None:
@@ -59,6 +60,42 @@ def test_false_hit_reason_names_the_held_rests() -> None:
     assert false.player is Color.BLACK
     assert false.reason == ("white's man on 1 would hit black's lone man on 11 (black's 14) by "
                             "6+4, but the rest fields 7 and 5 are held by black")
+
+
+def test_sum_hit_reason_says_a_lone_man_on_the_rest_does_not_block() -> None:
+    #  13  14  15  16  17  18 | 19  20  21  22  23  24
+    #   .   .   .   .   .   . |  .   .   .   .   . B12
+    #   .  B1   .   .   .  B2 |  .  B1   .   .   . W15
+    #  12  11  10   9   8   7 |  6   5   4   3   2   1
+    # 11 by 6+4 from 1: the rest 7 is held, the rest 5 has one black man (W21: "not occupied
+    # by more than one opposing piece"), so the hit is true.
+    scores = {s.jan: s for s in jans(Position("1x15/1x12,14,18x2,20 w"), Dice(6, 4))}
+    hit = scores[Jan.TRUE_HIT_GRAND_JAN]
+    assert (hit.points, hit.ways) == (2, 1)
+    assert hit.reason == ("white hits black's lone man on 11 (black's 14) by 6+4 tout d'une from "
+                          "1 resting on 5 (black's lone man there does not block it)")
+
+
+def test_helpless_and_keeping_reasons_name_the_number() -> None:
+    #  13  14  15  16  17  18 | 19  20  21  22  23  24
+    #   .   .   .   .  B2   . |  .   .   .   .   .  B3
+    #   .  B2  B2  B2  B2  B2 | W2  W2  W2  W2  W2  W5
+    #  12  11  10   9   8   7 |  6   5   4   3   2   1
+    scores = {s.jan: s for s in jans(
+        Position("1x5,2x2,3x2,4x2,5x2,6x2/1x3,8x2,14x2,15x2,16x2,17x2,18x2 w"), Dice(6, 5))}
+    assert scores[Jan.HELPLESS_MAN].reason == "only the 5 can be played, the 6 cannot"
+    assert scores[Jan.KEEP_PETIT_JAN].reason == (
+        "the petit jan stays filled (by helplessness: one number cannot be played)")
+
+
+def test_corner_hit_reason_names_the_surcase() -> None:
+    #  13  14  15  16  17  18 | 19  20  21  22  23  24
+    #   .   .   .   .   .   . |  .   .   .   .   . B15
+    #  W3   .  W1   .   .  W1 |  .   .   .   .   . W10
+    #  12  11  10   9   8   7 |  6   5   4   3   2   1
+    (score,) = jans(Position("1x10,7,10,12x3/1x15 w"), Dice(6, 1))
+    assert score.reason == ("the man on 7 and a surcase of the own corner (12) would reach the "
+                            "opponent's empty corner with the 6 and the 1")
 
 
 def test_fill_reason_names_the_numbers_and_where_from() -> None:
