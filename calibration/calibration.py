@@ -98,11 +98,11 @@ class Thresholds:
     """Radius around a die's centre whose pixels are ignored, mm."""
     rail_distance: float = 55.0
     """Colour distance from the reference above which a rail probe is anomalous."""
-    rail_anomalies: int = 5
+    rail_anomalies: int = 10
     """Anomalous rail probes from which a frame is occluded."""
     surface_distance: float = 70.0
     """Colour distance from every known colour above which a surface probe is anomalous."""
-    surface_anomalies: int = 12
+    surface_anomalies: int = 7
     """Anomalous surface probes from which a frame is occluded."""
     motion: float = 6.0
     """Mean absolute grey difference to the previous frame above which the board moves."""

@@ -161,7 +161,9 @@ class SampleLayout:
     rail: Probes
     """Small discs along the rails away from holes and markers (for light and occlusion)."""
     surface: Probes
-    """Small discs over the playing surface on a grid (for occlusion)."""
+    """Small discs over the playing surface on a grid (for occlusion), row by row."""
+    surface_grid: tuple[int, int]
+    """Rows and columns of the surface grid."""
 
     @classmethod
     def build(cls, geometry: BoardGeometry, scale: float) -> SampleLayout:
@@ -213,24 +215,27 @@ class SampleLayout:
         all_holes = hmm + [g.pavillon_hole(), *g.spare_holes()]
         rail_mm: list[tuple[float, float]] = []
         step = 9.0
-        x0, y0, x1, y1 = g.surface
-        for y in (g.rail * 0.3, g.rail * 0.7):
+        for y in (g.rail * 0.3, g.rail * 0.5, g.rail * 0.7):
             for yy in (y, h - y):
-                for x in np.arange(g.rail + 5, w - g.rail - 5, step):
+                for x in np.arange(g.rail + 4.0, w - g.rail - 3.0, step):
                     rail_mm.append((float(x), yy))
-        for x in (g.rail * 0.3, g.rail * 0.7):
+        for x in (g.rail * 0.3, g.rail * 0.5, g.rail * 0.7):
             for xx in (x, w - x):
-                for y in np.arange(g.rail + 5, h - g.rail - 5, step):
+                for y in np.arange(g.rail + 4.0, h - g.rail - 3.0, step):
                     rail_mm.append((xx, float(y)))
         rail_mm = [p for p in rail_mm
                    if min(np.hypot(p[0] - q[0], p[1] - q[1]) for q in all_holes) > 11.0]
         rail = Probes.build(rail_mm, max(2.5, 0.8 / scale), scale, shape)
-        surf_mm = [(float(x), float(y)) for y in np.arange(y0 + 12, y1 - 6, 24.0)
-                   for x in np.arange(x0 + 12, x1 - 6, 24.0)]
+        x0, y0, x1, y1 = g.surface
+        # NOTE: columns every half field, so a talon column's twin (field 3's) is 4 columns on.
+        xs = np.arange(x0 + g.field_width / 4, x1 - 5, g.field_width / 2)
+        ys = np.arange(y0 + 10, y1 - 5, 20.0)
+        surf_mm = [(float(x), float(y)) for y in ys for x in xs]
         surface = Probes.build(surf_mm, max(2.5, 0.8 / scale), scale, shape)
         return cls(geometry=g, scale=scale, shape=shape, slots=slots, rings=rings, jetons=jetons,
                    jeton_keys=tuple(jkeys), holes=holes, hole_keys=tuple(hkeys), flags=flags,
-                   rail=rail, surface=surface)
+                   rail=rail, surface=surface,
+                   surface_grid=(len(ys), len(xs)))
 
     def to_pixels(self, mm: npt.ArrayLike) -> FloatArray:
         """Board millimetres to rectified pixels."""

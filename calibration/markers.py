@@ -27,17 +27,27 @@ def _detector() -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
 
 
+def _grey(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    if image.ndim == 2:
+        return np.ascontiguousarray(image)
+    return np.asarray(cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_RGB2GRAY), np.uint8)
+
+
 class MarkerFinder:
     """Finds the board's corner markers in grey frames (build once, call per frame)."""
 
     def __init__(self) -> None:
         self._detector = _detector()
 
-    def find(self, gray: npt.NDArray[np.uint8]) -> Corners:
+    def find(self, image: npt.NDArray[np.uint8], *,
+             expected: dict[int, tuple[float, float, float]] | None = None) -> Corners:
         """Find the corner markers.
 
         Args:
-            gray: HxW uint8 grey frame.
+            image: HxW uint8 grey or HxWx3 uint8 RGB frame.
+            expected: marker id -> (x, y, side) where each marker should be (pixels), e.g.
+                from the previous frame: those places are searched first, and the whole frame
+                only when too few markers are found there.
 
         Returns:
             Marker id -> 4x2 corners (ArUco order: clockwise from the marker's top-left) in
@@ -46,18 +56,35 @@ class MarkerFinder:
         Raises:
             Nothing.
         """
+        if expected:
+            found: Corners = {}
+            h, w = image.shape[:2]
+            for mid, (x, y, side) in expected.items():
+                r = int(max(1.6 * side, 40))
+                x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
+                x1, y1 = min(w, int(x) + r), min(h, int(y) + r)
+                if x1 - x0 < 16 or y1 - y0 < 16:
+                    continue
+                got = self._search(_grey(image[y0:y1, x0:x1]), side)
+                if mid in got:
+                    found[mid] = got[mid] + np.array([x0, y0], np.float64)
+            if len(found) == len(expected):
+                return found
+        return self._search(_grey(image), None)
+
+    def _search(self, gray: npt.NDArray[np.uint8], side: float | None) -> Corners:
         h, w = gray.shape[:2]
-        f = min(1.0, DETECT_WIDTH / w)
+        f = min(1.0, DETECT_WIDTH / w) if side is None else min(1.0, 48.0 / max(side, 1.0))
         small = gray if f == 1.0 else cv2.resize(gray, (round(w * f), round(h * f)),
                                                  interpolation=cv2.INTER_AREA)
         corners, ids, _ = self._detector.detectMarkers(small)
         found: Corners = {}
         if ids is None:
             return found
-        seen = list(ids.ravel())
+        seen = [int(i) for i in ids.ravel()]
         for c, i in zip(corners, seen):
-            if int(i) in MARKER_IDS and seen.count(i) == 1:
-                found[int(i)] = np.asarray(c, np.float64).reshape(4, 2) / f
+            if i in MARKER_IDS and seen.count(i) == 1:
+                found[i] = np.asarray(c, np.float64).reshape(4, 2) / f
         if found and f < 1.0:
             pts = np.concatenate(list(found.values())).astype(np.float32).reshape(-1, 1, 2)
             win = max(2, int(round(1.5 / f)))

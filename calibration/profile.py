@@ -79,4 +79,16 @@ def build_profile(layout: SampleLayout, rectified: Image) -> ColourProfile:
         white_ring=_rgb(white_ring), black_ring=_rgb(black_ring), jeton=_rgb(jeton), jeton_empty=_rgbs(jet_empty),
         hole=_rgb(np.median(holes[free], axis=0)), peg=_rgb(np.median(holes[start], axis=0)),
         pavillon=_rgb(flags[pav[0]]), flag_empty=_rgbs(flag_empty),
-        surface=_rgbs(layout.surface.means(flat)))
+        surface=_rgbs(_empty_surface(layout, flat)))
+
+
+def _empty_surface(layout: SampleLayout, flat: Image) -> npt.NDArray[np.float64]:
+    """Surface probe colours with the talons and the resting jetons taken away.
+
+    The first two columns (the talons' flèches and the jetons at rest) take the colour of the
+    columns two fields further on, which look the same when empty.
+    """
+    rows, cols = layout.surface_grid
+    surf = layout.surface.means(flat).astype(np.float64).reshape(rows, cols, 3)
+    surf[:, 0:2] = surf[:, 4:6]
+    return surf.reshape(-1, 3)

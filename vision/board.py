@@ -175,6 +175,19 @@ def quad_from_corners(cfg: VisionConfig, corners: Sequence[Sequence[float]], sou
                      quad=tuple((float(x), float(y)) for x, y in px), markers=(), source=source)
 
 
+def _expected_markers(cfg: VisionConfig, prior: BoardQuad
+                      ) -> dict[int, tuple[float, float, float]]:
+    """Where each marker should be (x, y, side in pixels) if the board has not moved."""
+    g = cfg.calibration.geometry
+    out: dict[int, tuple[float, float, float]] = {}
+    for k, mid in enumerate(MARKER_IDS):
+        px = project(cfg, prior, g.marker_corners(k))
+        c = px.mean(axis=0)
+        side = float(np.linalg.norm(px[1] - px[0]) + np.linalg.norm(px[2] - px[1])) / 2
+        out[mid] = (float(c[0]), float(c[1]), side)
+    return out
+
+
 def locate_board(cfg: VisionConfig, image: Image, *, previous: BoardQuad | None = None
                  ) -> BoardQuad:
     """Find the board: by its corner markers, else where it was, else where it was calibrated.
@@ -194,8 +207,10 @@ def locate_board(cfg: VisionConfig, image: Image, *, previous: BoardQuad | None 
     """
     check_image(image)
     g = cfg.calibration.geometry
-    gray = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
-    found = cfg.finder.find(gray) if cfg.calibration.markers else {}
+    found = {}
+    if cfg.calibration.markers:
+        prior = previous or quad_from_corners(cfg, cfg.calibration.quad, "calibration")
+        found = cfg.finder.find(image, expected=_expected_markers(cfg, prior))
     need = cfg.calibration.thresholds.min_markers
     if len(found) >= need:
         src = np.concatenate([g.marker_corners(MARKER_IDS.index(i)) for i in found])
@@ -252,7 +267,8 @@ def rectify(cfg: VisionConfig, image: Image, quad: BoardQuad) -> Image:
     maps = [cv2.warpAffine(cv2.resize(src[..., c], big, interpolation=cv2.INTER_LINEAR), shift,
                            (ww, hh), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                            borderMode=cv2.BORDER_REPLICATE) for c in (0, 1)]
-    return np.asarray(cv2.remap(image, maps[0], maps[1], cv2.INTER_LINEAR,
+    fixed, frac = cv2.convertMaps(maps[0], maps[1], cv2.CV_16SC2)
+    return np.asarray(cv2.remap(image, fixed, frac, cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
 

@@ -925,6 +925,92 @@ def write_frame(rendered: Rendered, directory: Path, name: str) -> Path:
     return path
 
 
+def nudge(camera: Camera, rng: np.random.Generator, *, shift: float = 0.015,
+          turn: float = 1.0) -> Camera:
+    """The same camera after the board was nudged a little on the table.
+
+    Args:
+        camera: the camera.
+        rng: the source of randomness.
+        shift: largest move, as a share of the frame width.
+        turn: largest turn, degrees.
+
+    Returns:
+        The moved camera.
+
+    Raises:
+        Nothing.
+    """
+    pts = np.array(camera.corners)
+    c = pts.mean(axis=0)
+    a = math.radians(rng.uniform(-turn, turn))
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    pts = (pts - c) @ rot.T + c + rng.uniform(-shift, shift, 2) * camera.width
+    return replace(camera, corners=tuple((float(x), float(y)) for x, y in pts))
+
+
+def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
+               width: int = 1640, height: int = 1232, occluder_rate: float = 0.08,
+               dice: bool = True) -> list[Path]:
+    """Render a fixture set: sessions of one board and camera, each with its calibration.
+
+    Each session has its own board style, camera and lens; its ``reference.jpg`` (the start of a
+    match, even light) is calibrated by :func:`tablier.calibration.flow.calibrate_frame` into
+    ``calibration.json``, exactly as ``tablier calibrate`` would. When the lens distorts
+    noticeably (|k1| > 0.05) the calibration carries the true intrinsics, standing in for a
+    ChArUco lens calibration; milder distortion is left uncorrected. Every frame then has a new
+    random position, light, blur, noise and JPEG; the board is nudged a little on most frames
+    and the camera moved anywhere on some (the markers are found again on every frame).
+
+    Args:
+        out: the set folder (sessions go in ``s00``, ``s01``, ...).
+        seed: seeds everything.
+        sessions: number of sessions.
+        frames: frames per session.
+        width: frame width, pixels.
+        height: frame height, pixels.
+        occluder_rate: share of frames with a hand or cup over the board.
+        dice: whether frames show two dice.
+
+    Returns:
+        The session folders.
+
+    Raises:
+        CalibrationError: if a reference frame cannot be calibrated.
+        OSError: if files cannot be written.
+    """
+    from tablier.calibration.calibration import Lens
+    from tablier.calibration.flow import calibrate_frame
+    rng = np.random.default_rng(seed)
+    g = BoardGeometry()
+    folders: list[Path] = []
+    for s in range(sessions):
+        folder = out / f"s{s:02d}"
+        style = BoardStyle.random(rng)
+        cam = Camera.random(rng, width, height, geometry=g)
+        ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(),
+                           seed=int(rng.integers(2**31)), geometry=g)
+        write_frame(ref, folder, "reference")
+        lens = None
+        if abs(cam.k1) > 0.05:
+            lens = Lens(matrix=tuple(tuple(float(v) for v in row) for row in cam.matrix),
+                        dist=tuple(float(v) for v in cam.dist))
+        calibrate_frame(ref.image, lens=lens, geometry=g).save(folder / "calibration.json")
+        for i in range(frames):
+            if rng.random() < 0.15:
+                # the camera or the board was moved: the markers are searched afresh
+                pose = replace(Camera.random(rng, width, height, geometry=g), k1=cam.k1,
+                               k2=cam.k2)
+            else:
+                pose = nudge(cam, rng)
+            scene = random_scene(rng, dice=dice, occluder_rate=occluder_rate)
+            r = render_frame(scene, style=style, camera=pose, seed=int(rng.integers(2**31)),
+                             geometry=g)
+            write_frame(r, folder, f"frame_{i:03d}")
+        folders.append(folder)
+    return folders
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Write random frames with their truth.
 
