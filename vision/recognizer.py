@@ -31,7 +31,7 @@ from tablier.vision.board import (
     unproject,
 )
 from tablier.vision.checkers import FieldReading, count_checkers, light_gain
-from tablier.vision.errors import BadFrameError
+from tablier.vision.errors import BadFrameError, BoardNotFoundError
 from tablier.vision.marks import MarksReading, read_marks
 from tablier.vision.occlusion import OcclusionReading, detect_occlusion, thumbnail
 
@@ -374,6 +374,10 @@ class Recognizer:
         occlusion = detect_occlusion(cfg, rect, gain=gain, previous=None if previous is None
                                      else previous.thumbnail, thumb=thumb)
         t = lap("occlusion", t)
+        if quad.source != "markers" and occlusion.rail_anomalies > 0.5 * len(cfg.layout.rail.index):
+            raise BoardNotFoundError(
+                f"no board at the {quad.source} place: {len(quad.markers)} of 4 markers seen "
+                "and the rails do not match (board moved, or calibration stale)")
         flags: list[str] = []
         if cfg.calibration.markers and quad.source != "markers":
             flags.append("markers_missing")
