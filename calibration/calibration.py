@@ -98,12 +98,12 @@ class Thresholds:
     """Radius around a die's centre whose pixels are ignored, mm."""
     rail_distance: float = 55.0
     """Colour distance from the reference above which a rail probe is anomalous."""
-    rail_anomalies: int = 10
-    """Anomalous rail probes from which a frame is occluded."""
+    rail_anomalies: int = 6
+    """Size of a group of anomalous rail probes from which a frame is occluded."""
     surface_distance: float = 70.0
     """Colour distance from every known colour above which a surface probe is anomalous."""
-    surface_anomalies: int = 7
-    """Anomalous surface probes from which a frame is occluded."""
+    surface_anomalies: int = 6
+    """Size of a cluster of anomalous surface probes from which a frame is occluded."""
     motion: float = 6.0
     """Mean absolute grey difference to the previous frame above which the board moves."""
     peg_share: float = 0.3

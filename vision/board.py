@@ -233,7 +233,11 @@ def locate_board(cfg: VisionConfig, image: Image, *, previous: BoardQuad | None 
                          markers=tuple(sorted(found)), source="previous")
     if cfg.calibration.markers and len(found) < 2:
         raise BoardNotFoundError(f"no board in the frame: {len(found)} of 4 corner markers seen")
-    q = quad_from_corners(cfg, cfg.calibration.quad, "calibration")
+    try:
+        q = quad_from_corners(cfg, cfg.calibration.quad, "calibration")
+    except BoardNotFoundError:
+        raise BoardNotFoundError(f"no board in the frame: {len(found)} of 4 corner markers "
+                                 "seen") from None
     return BoardQuad(homography=q.homography, quad=q.quad, markers=tuple(sorted(found)),
                      source="calibration")
 

@@ -221,6 +221,8 @@ class Camera:
         coord = pts[:, axis] / (np.abs(pts[:, axis]).max() + 1e-9)
         pts = pts * (1.0 + sign * tilt * coord / 2)[:, None]
         span = pts.max(axis=0) - pts.min(axis=0)
+        fit = min(1.0, (width * 0.96) / span[0], (height * 0.96) / span[1])
+        pts, span = pts * fit, span * fit
         room = np.array([width, height]) - span
         centre = np.array([width / 2, height / 2]) + rng.uniform(-0.4, 0.4, 2) * np.maximum(room, 0) / 2
         pts = pts - (pts.max(axis=0) + pts.min(axis=0)) / 2 + centre
