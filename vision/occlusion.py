@@ -14,7 +14,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 import numpy.typing as npt
-
 from tablier.vision.board import VisionConfig
 
 Image = npt.NDArray[np.uint8]
@@ -122,7 +121,7 @@ def detect_occlusion(cfg: VisionConfig, rectified: Image, *, gain: F32,
     grid = bad_surf.reshape(layout.surface_grid).astype(np.uint8)
     n_surf = 0
     if grid.any():
-        count, labels = cv2.connectedComponents(grid, connectivity=8)
+        _count, labels = cv2.connectedComponents(grid, connectivity=8)
         n_surf = int(np.bincount(labels.ravel())[1:].max())
     motion = None
     if previous is not None:

@@ -17,7 +17,6 @@ from typing import Any
 import cv2
 import numpy as np
 import numpy.typing as npt
-
 from tablier.calibration.calibration import Calibration
 from tablier.calibration.geometry import white_field
 from tablier.engine import Color, Dice
@@ -100,12 +99,12 @@ class Observation:
     @property
     def occluded(self) -> bool:
         """True when a hand, arm or cup was over the board (nothing else was read)."""
-        return self.occlusion.occluded
+        return bool(self.occlusion.occluded)
 
     @property
     def moving(self) -> bool:
         """True when the board changed since the previous frame."""
-        return self.occlusion.moving
+        return bool(self.occlusion.moving)
 
     @property
     def still(self) -> bool:
@@ -167,9 +166,7 @@ class Observation:
             color, n = want.get(r.field, (None, 0))
             if n == 0 and r.visible == 0:
                 continue
-            if n == 0 or r.visible == 0:
-                cost += 10
-            elif color is not r.color:
+            if n == 0 or r.visible == 0 or color is not r.color:
                 cost += 10
             elif r.visible > n:
                 cost += 5 * (r.visible - n)
@@ -251,7 +248,7 @@ class Recognizer:
             max_dice_candidates: most places looked at for dice per frame.
 
         Raises:
-            ValueError: if the calibration's scale cannot be used.
+            CalibrationError: if the calibration does not fit this tablier (stale).
         """
         self.calibration = calibration
         self.config = VisionConfig.from_calibration(calibration)
@@ -271,7 +268,7 @@ class Recognizer:
         sub = rect[max(0, y0 - pad):y1 + pad, max(0, x0 - pad):x1 + pad]
         grey = cv2.cvtColor(sub, cv2.COLOR_RGB2GRAY).astype(np.float32) * float(gain.mean())
         white = float(np.mean(self.calibration.profile.white))
-        k = max(3, int(round(6.0 * s)) | 1)
+        k = max(3, round(6.0 * s) | 1)
         closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE,
                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         pips = (((closed - grey) > 0.25 * white) & (closed > 0.8 * white)).astype(np.uint8)
@@ -282,7 +279,7 @@ class Recognizer:
             return []
         _, labels = cv2.connectedComponents(pips)
         small[np.isin(labels, keep)] = 1
-        d = max(3, int(round(11.0 * s)) | 1)
+        d = max(3, round(11.0 * s) | 1)
         blobs = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
         n, _, stats, cents = cv2.connectedComponentsWithStats(blobs)
         order = np.argsort(-stats[1:, cv2.CC_STAT_AREA]) + 1
@@ -450,4 +447,4 @@ class Recognizer:
         """
         q = BoardQuad(homography=observation.homography, quad=observation.quad,
                       markers=observation.markers, source=observation.board_source)
-        return unproject(self.config, q, points)
+        return np.asarray(unproject(self.config, q, points), np.float64)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from tablier.calibration.calibration import Calibration
 from tablier.vision.recognizer import Recognizer
 from tablier.vision.render import render_set

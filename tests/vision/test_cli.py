@@ -79,16 +79,16 @@ def test_see_refuses_wrong_size_no_board_and_bad_calibration(
 
 
 def test_calibrate_steps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(capsys, "calibrate", "markers", "--out", str(tmp_path / "m.png"),
+    code, _out, _ = _run(capsys, "calibrate", "markers", "--out", str(tmp_path / "m.png"),
                         "--dpi", "100")
     assert code == 0 and (tmp_path / "m.png").exists()
-    code, out, err = _run(capsys, "calibrate", "board", str(ROOT / "reference.jpg"), "--out",
+    code, _out, err = _run(capsys, "calibrate", "board", str(ROOT / "reference.jpg"), "--out",
                           str(tmp_path / "c.json"), "--overlay", str(tmp_path / "o.jpg"))
     assert code == 0, err
     assert (tmp_path / "o.jpg").stat().st_size > 1000
     data = json.loads((tmp_path / "c.json").read_text())
     assert data["format"] == "tablier-calibration" and data["markers"] is True
-    code, out, err = _run(capsys, "calibrate", "overlay", str(ROOT / "frame_001.jpg"),
+    code, _out, err = _run(capsys, "calibrate", "overlay", str(ROOT / "frame_001.jpg"),
                           "--calibration", str(tmp_path / "c.json"), "--out",
                           str(tmp_path / "o2.jpg"))
     assert code == 0, err
@@ -115,12 +115,12 @@ def test_eval_prints_a_table_and_writes_csv(tmp_path: Path,
 
 
 def test_render_set_and_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = _run(capsys, "render", str(tmp_path / "r"), "--seed", "3", "--sessions",
+    code, _out, err = _run(capsys, "render", str(tmp_path / "r"), "--seed", "3", "--sessions",
                           "1", "--frames", "2", "--size", "480x360")
     assert code == 0, err
     assert sorted(p.name for p in (tmp_path / "r" / "s00").glob("*.jpg")) == [
         "frame_000.jpg", "frame_001.jpg", "reference.jpg"]
-    code, out, err = _run(capsys, "render", str(tmp_path / "g"), "--game", "--throws", "2",
+    code, _out, err = _run(capsys, "render", str(tmp_path / "g"), "--game", "--throws", "2",
                           "--size", "640x480")
     assert code == 0, err
     manifest = json.loads((tmp_path / "g" / "manifest.json").read_text())

@@ -6,12 +6,12 @@ themselves are measured with ``tablier eval`` (see docs/vision.md), not asserted
 
 from __future__ import annotations
 
+import itertools
 import json
 from functools import cache
 from pathlib import Path
 
 import pytest
-
 from tablier.calibration.calibration import Calibration
 from tablier.engine import Color, Position
 from tablier.vision.evaluate import frames, sessions
@@ -60,7 +60,7 @@ def test_demo_game_manifest_is_consistent() -> None:
     assert manifest["format"] == "tablier-game" and manifest["version"] == 1
     throws = manifest["throws"]
     assert 50 <= len(manifest["frames"]) <= 150
-    for before, after in zip(throws, throws[1:]):
+    for before, after in itertools.pairwise(throws):
         assert before["position_after"] == after["position_before"]
     for t in throws:
         from tablier.engine import Dice
