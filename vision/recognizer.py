@@ -234,7 +234,7 @@ class Recognizer:
 
     def __init__(self, calibration: Calibration, *, dice_reader: DiceFn | None = None,
                  dice_scale: float = 5.0, dice_zoom: float = 2.0,
-                 max_dice_candidates: int = 4) -> None:
+                 max_dice_candidates: int = 16) -> None:
         """Derive the probes and load the dice reader.
 
         Args:
@@ -256,6 +256,8 @@ class Recognizer:
         self._dice_scale = dice_scale
         self._max_candidates = max_dice_candidates
         self._dice_zoom = dice_zoom
+        self._dice_half = 16.0
+        """Half the side of each view given to the dice reader, mm."""
 
     def _dice_candidates(self, rect: Image, gain: npt.NDArray[np.float32]
                          ) -> list[tuple[float, float]]:
@@ -297,7 +299,7 @@ class Recognizer:
         # NOTE: the dice reader wants pips of a few pixels: views are drawn at dice_zoom times
         # the camera's own resolution (capped by dice_scale).
         s = min(self._dice_scale, max(1.0, self._dice_zoom * native))
-        half = 22.0
+        half = self._dice_half
         size = int(2 * half * s)
         out: list[DieSighting] = []
         cands = self._dice_candidates(rect, gain)
