@@ -297,8 +297,8 @@ class Recognizer:
         x0, y0, x1, y1 = g.surface
         native = float(np.linalg.norm(np.subtract(quad.quad[1], quad.quad[0]))) / g.size[0]
         # NOTE: the dice reader wants pips of a few pixels: views are drawn at dice_zoom times
-        # the camera's own resolution (capped by dice_scale).
-        s = min(self._dice_scale, max(1.0, self._dice_zoom * native))
+        # the camera's own resolution, at least 3 px/mm, at most dice_scale.
+        s = min(self._dice_scale, max(3.0, self._dice_zoom * native))
         half = self._dice_half
         size = int(2 * half * s)
         out: list[DieSighting] = []
