@@ -26,7 +26,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 Event = dict[str, Any]
 """One journal event: a JSON object with a ``"type"`` key."""
@@ -240,7 +243,7 @@ class Journal:
     def __iter__(self) -> Iterator[Event]:
         return iter(self.events)
 
-    def __enter__(self) -> Journal:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,

@@ -1,0 +1,649 @@
+"""The tracker: a stream of board views in, the events of each turn out.
+
+The camera cannot count a pile (fifteen dames start stacked on a talon), so the tracker never
+reads the position from one image alone. It keeps the position it knows, and when a play is
+made it asks the rules for every legal result of the dice from that position and keeps the
+result that best explains what the camera sees (:func:`rank_candidates`). When no legal result
+fits, the play is a false move (fausse case) and the legal alternatives are shown; when two
+fit about as well, it asks instead of guessing.
+
+It only reads a *still* board: :attr:`Tracker.still_frames` identical readings in a row with no
+hand over the board. The order of a turn is:
+
+1. dice thrown and settled: :class:`ThrowSeen` at once (the jans are owed before a man is
+   touched), or :class:`RerollSeen` for a bad throw (cocked, off the board, one on the other);
+2. men moved: :class:`PlaySeen` when the dice are taken up (or the next throw settles), or
+   :class:`GatheredSeen` when every man is back on the talons (the player went: s'en aller),
+   or :class:`FalseMoveSeen` when no legal play fits, or :class:`QuestionRaised` when unsure.
+
+The tracker holds no wall-clock state: what it does depends only on the views it is given and
+on the position it is told, so a replay resumed after a crash takes the same decisions.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+Board = tuple[int, ...]
+"""24 signed counts in White's numbering (field ``n`` at index ``n - 1``): White > 0, Black < 0."""
+
+START: Board = (15,) + (0,) * 22 + (-15,)
+"""Both sides on their talons: White on his field 1, Black on his field 1 (White's 24)."""
+
+
+class Side(enum.Enum):
+    """Whose dames occupy a field, as seen."""
+
+    WHITE = "white"
+    BLACK = "black"
+
+
+@dataclass(frozen=True)
+class FieldView:
+    """What one frame shows on one field."""
+
+    side: Side | None
+    """Whose dames are there; None for an empty field."""
+    visible: int
+    """How many dames are visibly there."""
+    at_least: bool = False
+    """True when the dames are piled so that ``visible`` is only a lower bound."""
+    confidence: float = 1.0
+    """How sure the reading is, 0..1."""
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What the tracker needs from one frame (built from the recogniser's observation)."""
+
+    frame: int
+    """Index of the frame in its source."""
+    t: float
+    """Time of the frame in seconds from the start of the source."""
+    occluded: bool = False
+    """A hand, an arm or the dice cup is over the board: nothing is read."""
+    dice: tuple[int, int] | None = None
+    """Both dice's top faces, when two dice lie flat and are read."""
+    dice_seen: int = 0
+    """How many dice are on the board (0 once they are taken up)."""
+    bad_throw: str | None = None
+    """Why the throw does not count (``"cocked"``, ``"off board"``, ...), or None."""
+    dice_confidence: float = 1.0
+    """How sure the dice reading is, 0..1."""
+    fields: tuple[FieldView, ...] | None = None
+    """The 24 fields in White's numbering, or None when the board could not be read."""
+    problem: str | None = None
+    """Why the frame could not be read at all (unreadable image, no board), or None."""
+
+    def reading(self) -> str:
+        """The part of the view that must stay the same for the board to count as still.
+
+        Returns:
+            A compact text summary of the dice and every field (JSON-safe, for snapshots).
+
+        Raises:
+            Nothing.
+
+        >>> view_of_board(START, dice=(6, 4)).reading()[:12]
+        '64/2/-|W5+ .'
+        """
+        dice = "--" if self.dice is None else f"{self.dice[0]}{self.dice[1]}"
+        head = f"{dice}/{self.dice_seen}/{self.bad_throw or '-'}|"
+        if self.fields is None:
+            return head + "?"
+        return head + " ".join(
+            "." if f.side is None else f"{f.side.value[0].upper()}{f.visible}"
+            + ("+" if f.at_least else "") for f in self.fields)
+
+
+def view_of_board(board: Board, *, frame: int = 0, t: float = 0.0,
+                  dice: tuple[int, int] | None = None, pile: int = 5) -> BoardView:
+    """Build the view a perfect camera would give of a board (for tests and simulations).
+
+    Args:
+        board: the 24 signed counts.
+        frame: the frame index.
+        t: the frame time.
+        dice: the dice lying on the board, if any.
+        pile: piles taller than this show only ``pile`` dames (``at_least`` is set).
+
+    Returns:
+        The view.
+
+    Raises:
+        Nothing.
+
+    >>> v = view_of_board(START)
+    >>> v.fields[0]
+    FieldView(side=<Side.WHITE: 'white'>, visible=5, at_least=True, confidence=1.0)
+    """
+    fields = tuple(
+        FieldView(side=None if n == 0 else Side.WHITE if n > 0 else Side.BLACK,
+                  visible=min(abs(n), pile), at_least=abs(n) > pile)
+        for n in board)
+    return BoardView(frame=frame, t=t, dice=dice, dice_seen=0 if dice is None else 2,
+                     fields=fields)
+
+
+# ---------------------------------------------------------------------------------------------
+# Matching legal results against a view.
+
+Move = tuple[int, int]
+"""One man moved: (from field, to field) in the mover's own numbering; 0 as target = borne off."""
+Play = tuple[Move, ...]
+"""A whole play for one throw."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One legal play and the board it leaves."""
+
+    play: Play
+    """The moves, in the mover's numbering."""
+    board: Board
+    """The board after the play."""
+    cost: float = 0.0
+    """How badly the board disagrees with the view (0 = explains it fully)."""
+
+
+COLOUR_COST = 10.0
+"""Cost of a field seen in the wrong colour (or empty when it should hold dames)."""
+COUNT_COST = 1.0
+"""Cost of each dame too many or too few where the count can be seen."""
+
+
+def field_cost(expected: int, seen: FieldView) -> float:
+    """How badly one field's reading disagrees with ``expected`` signed dames.
+
+    Args:
+        expected: signed count the candidate puts on the field.
+        seen: what the camera read there.
+
+    Returns:
+        The cost, weighted by the reading's confidence.
+
+    Raises:
+        Nothing.
+
+    >>> field_cost(3, FieldView(Side.WHITE, 3))
+    0.0
+    >>> field_cost(15, FieldView(Side.WHITE, 5, at_least=True))
+    0.0
+    >>> field_cost(-2, FieldView(Side.WHITE, 2))
+    10.0
+    """
+    side = None if expected == 0 else Side.WHITE if expected > 0 else Side.BLACK
+    n = abs(expected)
+    if side is not seen.side:
+        cost = COLOUR_COST
+    elif seen.at_least:
+        cost = COUNT_COST * max(0, seen.visible - n)
+    else:
+        cost = COUNT_COST * abs(n - seen.visible)
+    return cost * seen.confidence
+
+
+def board_cost(board: Board, view: BoardView) -> float:
+    """Total cost of explaining ``view`` by ``board`` (sum of :func:`field_cost`).
+
+    Args:
+        board: the candidate board.
+        view: the reading; its ``fields`` must be set.
+
+    Returns:
+        The cost.
+
+    Raises:
+        ValueError: if the view holds no field reading.
+    """
+    if view.fields is None or len(view.fields) != 24:
+        raise ValueError("the view holds no reading of the 24 fields")
+    return sum(field_cost(n, f) for n, f in zip(board, view.fields, strict=True))
+
+
+def rank_candidates(candidates: Sequence[Candidate], view: BoardView) -> list[Candidate]:
+    """Cost every candidate against the view, best first; equal boards are kept once.
+
+    Args:
+        candidates: the legal plays with their resulting boards.
+        view: the reading.
+
+    Returns:
+        The candidates with their cost, sorted by cost then by play (stable and deterministic).
+
+    Raises:
+        ValueError: if the view holds no field reading.
+    """
+    seen: set[Board] = set()
+    out: list[Candidate] = []
+    for cand in candidates:
+        if cand.board in seen:
+            continue
+        seen.add(cand.board)
+        out.append(replace(cand, cost=board_cost(cand.board, view)))
+    out.sort(key=lambda c: (c.cost, c.play))
+    return out
+
+
+FIT = 1.5
+"""A candidate whose cost is at most this explains the view (one miscounted dame forgiven)."""
+MARGIN = 1.0
+"""The best candidate must beat the next by more than this, or the tracker asks."""
+
+
+class Verdict(enum.Enum):
+    """What matching a view against the legal plays concluded."""
+
+    CERTAIN = "certain"
+    UNCERTAIN = "uncertain"
+    FALSE_MOVE = "false_move"
+
+
+def judge(ranked: Sequence[Candidate]) -> Verdict:
+    """Decide from the ranked candidates whether the play is known, doubtful or illegal.
+
+    Args:
+        ranked: the output of :func:`rank_candidates`.
+
+    Returns:
+        The verdict.
+
+    Raises:
+        Nothing.
+
+    >>> judge([Candidate((), START, 0.0), Candidate(((1, 7),), START, 12.0)]).value
+    'certain'
+    >>> judge([Candidate((), START, 0.5), Candidate(((1, 7),), START, 1.0)]).value
+    'uncertain'
+    >>> judge([Candidate((), START, 20.0)]).value
+    'false_move'
+    """
+    if not ranked or ranked[0].cost > FIT:
+        return Verdict.FALSE_MOVE
+    if len(ranked) > 1 and ranked[1].cost - ranked[0].cost <= MARGIN:
+        return Verdict.UNCERTAIN
+    return Verdict.CERTAIN
+
+
+# ---------------------------------------------------------------------------------------------
+# Events.
+
+
+@dataclass(frozen=True)
+class ThrowSeen:
+    """Two dice thrown and settled: the jans are owed now."""
+
+    dice: tuple[int, int]
+    """The top faces."""
+    frame: int
+    """The frame where they were read as settled."""
+    t: float
+    """Its time."""
+
+
+@dataclass(frozen=True)
+class RerollSeen:
+    """A bad throw: it does not count and must be thrown again."""
+
+    reason: str
+    """Why (cocked, off the board, one die on the other)."""
+    frame: int
+    """The frame where it was seen."""
+
+
+@dataclass(frozen=True)
+class PlaySeen:
+    """The play made for the last throw."""
+
+    candidate: Candidate
+    """The legal play and the board it leaves."""
+    frame: int
+    """The frame it was read on."""
+    asked: bool = False
+    """True when it was chosen by a player's answer, not by sight alone."""
+
+
+@dataclass(frozen=True)
+class GatheredSeen:
+    """Every man is back on the talons: the player went (s'en aller)."""
+
+    frame: int
+    """The frame it was seen on."""
+
+
+@dataclass(frozen=True)
+class FalseMoveSeen:
+    """The men stand where no legal play puts them (fausse case)."""
+
+    board_cost: float
+    """How far the best legal play is from what is seen."""
+    alternatives: tuple[Candidate, ...]
+    """The legal plays closest to what is seen, best first."""
+    frame: int
+    """The frame it was seen on."""
+
+
+@dataclass(frozen=True)
+class QuestionRaised:
+    """The tracker is unsure and asks instead of guessing."""
+
+    question: str
+    """What to ask, in one line."""
+    options: tuple[Candidate, ...]
+    """The plays between which it hesitates."""
+    frame: int
+    """The frame it was asked on."""
+
+
+@dataclass(frozen=True)
+class NoticeSeen:
+    """Something the players should know (a frame could not be read, ...); no state changes."""
+
+    text: str
+    """The message."""
+    frame: int
+    """The frame concerned."""
+
+
+TrackerEvent = (ThrowSeen | RerollSeen | PlaySeen | GatheredSeen | FalseMoveSeen
+                | QuestionRaised | NoticeSeen)
+
+LegalResults = Callable[[Board, str, tuple[int, int]], Sequence[Candidate]]
+"""``(board, mover, dice) -> legal candidates``; ``mover`` is ``"white"`` or ``"black"``."""
+
+Answer = Callable[[QuestionRaised], Candidate | None]
+"""Asks the players a question; returns the chosen candidate, or None when nobody answers."""
+
+
+class Phase(enum.Enum):
+    """Where the tracker is in a turn."""
+
+    AWAIT_THROW = "await_throw"
+    AWAIT_PLAY = "await_play"
+
+
+@dataclass
+class _Pending:
+    dice: tuple[int, int]
+    mover: str
+    may_go: bool
+    last_fit: Candidate | None = None
+    asked: bool = False
+    reported: list[str] = field(default_factory=list)
+
+
+def _candidate_json(c: Candidate | None) -> object:
+    if c is None:
+        return None
+    return {"play": [list(m) for m in c.play], "board": list(c.board), "cost": c.cost}
+
+
+def _candidate_from(data: object) -> Candidate | None:
+    if data is None:
+        return None
+    assert isinstance(data, dict)
+    return Candidate(play=tuple((int(a), int(b)) for a, b in data["play"]),
+                     board=tuple(int(n) for n in data["board"]), cost=float(data["cost"]))
+
+
+class Tracker:
+    """Turns board views into turn events, following the legal plays from a known position.
+
+    Args:
+        legal: the rules' legal results for a board, a mover and the dice.
+        board: the position it starts from.
+        still_frames: how many identical readings in a row make a still board.
+        answer: asks a player when a reading is uncertain; None means nobody can answer, and
+            the question stays raised (flagged, not guessed) until the board changes.
+
+    Raises:
+        ValueError: if ``still_frames`` is below 1.
+    """
+
+    def __init__(self, legal: LegalResults, *, board: Board = START, still_frames: int = 2,
+                 answer: Answer | None = None) -> None:
+        if still_frames < 1:
+            raise ValueError(f"still_frames must be at least 1, not {still_frames!r}")
+        self._legal = legal
+        self.board: Board = board
+        """The position the tracker knows."""
+        self.still_frames = still_frames
+        self._answer = answer
+        self._pending: _Pending | None = None
+        self._last_dice: tuple[int, int] | None = None
+        self._dice_cleared = True
+        self._run: str | None = None
+        self._run_length = 0
+        self._last_problem: str | None = None
+
+    @property
+    def phase(self) -> Phase:
+        """Whether a throw or a play is awaited."""
+        return Phase.AWAIT_THROW if self._pending is None else Phase.AWAIT_PLAY
+
+    # State that must survive a crash: the session stores it with every journal event.
+
+    def snapshot(self) -> dict[str, object]:
+        """Everything the tracker remembers, as JSON-safe data (see :meth:`restore`).
+
+        Returns:
+            The state.
+
+        Raises:
+            Nothing.
+        """
+        pending = self._pending
+        return {
+            "board": list(self.board),
+            "pending": None if pending is None else {
+                "dice": list(pending.dice), "mover": pending.mover, "may_go": pending.may_go,
+                "last_fit": _candidate_json(pending.last_fit), "asked": pending.asked,
+                "reported": list(pending.reported)},
+            "last_dice": None if self._last_dice is None else list(self._last_dice),
+            "dice_cleared": self._dice_cleared,
+            "run": self._run, "run_length": self._run_length,
+            "last_problem": self._last_problem,
+        }
+
+    def restore(self, state: dict[str, object]) -> None:
+        """Return to a state taken by :meth:`snapshot`.
+
+        Args:
+            state: the snapshot.
+
+        Raises:
+            ValueError: if the snapshot is malformed.
+        """
+        try:
+            board = tuple(int(n) for n in state["board"])  # type: ignore[attr-defined]
+            if len(board) != 24:
+                raise ValueError("a board has 24 fields")
+            p = state["pending"]
+            pending = None
+            if p is not None:
+                assert isinstance(p, dict)
+                a, b = p["dice"]
+                pending = _Pending(dice=(int(a), int(b)), mover=str(p["mover"]),
+                                   may_go=bool(p["may_go"]),
+                                   last_fit=_candidate_from(p["last_fit"]),
+                                   asked=bool(p["asked"]),
+                                   reported=[str(k) for k in p["reported"]])
+            last = state["last_dice"]
+            last_dice = None if last is None else (int(last[0]), int(last[1]))  # type: ignore[index]
+            run = state["run"]
+            problem = state["last_problem"]
+            run_length = int(state["run_length"])  # type: ignore[call-overload]
+        except (KeyError, TypeError, ValueError, AssertionError) as exc:
+            raise ValueError(f"malformed tracker state: {exc}") from None
+        self.board = board
+        self._pending = pending
+        self._last_dice = last_dice
+        self._dice_cleared = bool(state["dice_cleared"])
+        self._run = None if run is None else str(run)
+        self._run_length = run_length
+        self._last_problem = None if problem is None else str(problem)
+
+    # What the session tells the tracker.
+
+    def expect_play(self, dice: tuple[int, int], mover: str, *, may_go: bool = False) -> None:
+        """Wait for the play of a throw the session has accepted (after a :class:`ThrowSeen`).
+
+        Args:
+            dice: the throw.
+            mover: ``"white"`` or ``"black"``.
+            may_go: True when the throw made a hole, so the player may gather the men (go).
+
+        Raises:
+            Nothing.
+        """
+        self._pending = _Pending(dice=dice, mover=mover, may_go=may_go)
+        self._last_dice = dice
+        self._dice_cleared = False
+
+    def correct(self, board: Board, *, cancel_play: bool = False) -> None:
+        """Set the position by hand (a player's correction).
+
+        Args:
+            board: the position as the players agree it stands.
+            cancel_play: also forget the throw awaiting its play (the board now stands after
+                it, or the throw was void).
+
+        Raises:
+            Nothing.
+        """
+        self.board = board
+        if self._pending is not None:
+            if cancel_play:
+                self._pending = None
+            else:
+                self._pending.reported.clear()
+                self._pending.last_fit = None
+        self._reset_still()
+
+    def _reset_still(self) -> None:
+        self._run = None
+        self._run_length = 0
+
+    def feed(self, view: BoardView) -> list[TrackerEvent]:
+        """Take one view; return the events it completes (often none).
+
+        The session answers a :class:`ThrowSeen` with :meth:`expect_play` (telling the mover and
+        whether he may go). After a :class:`PlaySeen` or :class:`GatheredSeen` the tracker waits
+        for the next throw by itself.
+
+        Args:
+            view: the next frame's reading.
+
+        Returns:
+            The events, in order.
+
+        Raises:
+            Nothing: unreadable frames become :class:`NoticeSeen`.
+        """
+        if view.problem is not None:
+            self._reset_still()
+            if view.problem != self._last_problem:
+                self._last_problem = view.problem
+                return [NoticeSeen(f"frame {view.frame} unreadable: {view.problem}", view.frame)]
+            return []
+        self._last_problem = None
+        if view.occluded:
+            # NOTE: while a play is awaited, hands over the board are moving men, not taking
+            # the dice up; only a view without dice says the dice left.
+            self._reset_still()
+            if self._pending is None:
+                self._dice_cleared = True
+            return []
+        if view.dice_seen == 0:
+            self._dice_cleared = True
+        key = view.reading()
+        if key == self._run:
+            self._run_length += 1
+        else:
+            self._run, self._run_length = key, 1
+        if self._run_length != self.still_frames:
+            return []
+        return self._still(view)
+
+    def _still(self, view: BoardView) -> list[TrackerEvent]:
+        events: list[TrackerEvent] = []
+        new_dice = (view.dice is not None and view.bad_throw is None
+                    and (self._dice_cleared or view.dice != self._last_dice))
+        pending = self._pending
+        if pending is not None:
+            if view.fields is not None:
+                events.extend(self._look_at_men(pending, view))
+                if self._pending is None:
+                    return events
+            if not (view.dice_seen == 0 or new_dice):
+                return events
+            events.extend(self._close_play(pending, view))
+            if self._pending is not None:
+                return events
+        if view.bad_throw is not None and view.dice_seen > 0:
+            events.append(RerollSeen(view.bad_throw, view.frame))
+            return events
+        if new_dice and view.dice is not None:
+            self._last_dice = view.dice
+            self._dice_cleared = False
+            events.append(ThrowSeen(view.dice, view.frame, view.t))
+        return events
+
+    def _look_at_men(self, pending: _Pending, view: BoardView) -> list[TrackerEvent]:
+        if pending.may_go and board_cost(START, view) <= FIT and self.board != START:
+            # Every man back on the talons: the player went.
+            self._pending = None
+            self.board = START
+            return [GatheredSeen(view.frame)]
+        if board_cost(self.board, view) <= FIT:
+            pending.last_fit = None  # nothing moved (or the men were put back)
+            return []
+        ranked = rank_candidates(self._legal(self.board, pending.mover, pending.dice), view)
+        verdict = judge(ranked)
+        if verdict is Verdict.CERTAIN:
+            pending.last_fit, pending.asked = ranked[0], False
+            return []
+        key = view.reading().split("|", 1)[1]  # the men only: the dice may go meanwhile
+        if key in pending.reported:
+            return []
+        pending.reported.append(key)
+        if verdict is Verdict.FALSE_MOVE:
+            best = ranked[0].cost if ranked else float("inf")
+            pending.last_fit = None
+            return [FalseMoveSeen(best, tuple(ranked[:3]), view.frame)]
+        options = tuple(c for c in ranked if c.cost - ranked[0].cost <= MARGIN)
+        question = QuestionRaised(
+            f"which play was made with {pending.dice[0]}{pending.dice[1]}? "
+            f"{len(options)} legal plays fit what is seen", options, view.frame)
+        chosen = self._answer(question) if self._answer is not None else None
+        pending.last_fit, pending.asked = chosen, chosen is not None
+        return [question]
+
+    def _close_play(self, pending: _Pending, view: BoardView) -> list[TrackerEvent]:
+        fit = pending.last_fit
+        if fit is None:
+            # The men did not move: that is the play only if no man can move.
+            legal = self._legal(self.board, pending.mover, pending.dice)
+            unmoved = view.fields is not None and board_cost(self.board, view) <= FIT
+            empty = [c for c in legal if c.board == self.board]
+            if unmoved and empty:
+                fit = empty[0]
+            else:
+                key = "close:" + view.reading().split("|", 1)[1]
+                if key not in pending.reported:
+                    pending.reported.append(key)
+                    what = ("the men were not moved" if unmoved
+                            else "the men stand where no legal play puts them")
+                    ranked = (rank_candidates(legal, view) if view.fields is not None
+                              else list(legal))
+                    return [FalseMoveSeen(ranked[0].cost if ranked and view.fields else 0.0,
+                                          tuple(ranked[:3]), view.frame),
+                            NoticeSeen(f"dice taken up but {what}: correct the board",
+                                       view.frame)]
+                return []
+        self._pending = None
+        self.board = fit.board
+        self._reset_still()
+        return [PlaySeen(fit, view.frame, asked=pending.asked)]
