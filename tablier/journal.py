@@ -5,16 +5,18 @@ Every event is written as one line of compact JSON, then flushed and ``fsync``-e
 only change made to existing bytes is cutting off a *truncated last line* (a write that a crash
 interrupted), and that is reported, never silent.
 
-An event is a JSON object with a ``"type"`` key (``"match"``, ``"throw"``, ``"play"``, ...);
-what the other keys mean is the session's business (:mod:`tablier.session`). Exports
+An event is a JSON object with a ``"kind"`` key: the engine's match events (``"throw"``,
+``"jan"``, ``"mark"``, ``"play"``, ...; :mod:`tablier.engine.match`) and the companion's own
+(``"match"``, the header; ``"seen"``, which commits the events of one frame; flags such as
+``"false_move"``); see :mod:`tablier.session`. Exports
 (:mod:`tablier.export`) are derived from the journal, never the other way round.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "m.jsonl"
 >>> with Journal.create(path) as j:
-...     j.append({"type": "match", "players": ["A", "B"]})
-...     j.append({"type": "throw", "dice": [6, 4]})
->>> [e["type"] for e in read_journal(path).events]
+...     j.append({"kind": "match", "players": ["A", "B"]})
+...     j.append({"kind": "throw", "dice": [6, 4]})
+>>> [e["kind"] for e in read_journal(path).events]
 ['match', 'throw']
 """
 
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 Event = dict[str, Any]
-"""One journal event: a JSON object with a ``"type"`` key."""
+"""One journal event: a JSON object with a ``"kind"`` key."""
 
 
 class JournalError(ValueError):
@@ -49,8 +51,8 @@ class JournalRead:
     """Length of the file up to the end of the last complete event."""
     truncated: str | None = None
     """A description of the truncated last line that was skipped, or None."""
-    warnings: tuple[str, ...] = field(default_factory=tuple)
-    """Anything else worth telling the user."""
+    ends: tuple[int, ...] = field(default_factory=tuple)
+    """The byte offset just after each event's line."""
 
 
 def _decode(line: bytes, number: int, path: Path) -> Event:
@@ -58,9 +60,9 @@ def _decode(line: bytes, number: int, path: Path) -> Event:
         event = json.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise JournalError(f"corrupt journal {path}: line {number} is not JSON ({exc})") from exc
-    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+    if not isinstance(event, dict) or not isinstance(event.get("kind"), str):
         raise JournalError(
-            f"corrupt journal {path}: line {number} is not an event object with a 'type': "
+            f"corrupt journal {path}: line {number} is not an event object with a 'kind': "
             f"{line[:60]!r}")
     return event
 
@@ -92,6 +94,7 @@ def read_journal(path: str | os.PathLike[str]) -> JournalRead:
     lines = data.split(b"\n")
     tail = lines.pop()  # bytes after the last newline: b"" when the file ends cleanly
     events: list[Event] = []
+    ends: list[int] = []
     good = 0
     truncated: str | None = None
     for number, line in enumerate(lines, start=1):
@@ -106,15 +109,17 @@ def read_journal(path: str | os.PathLike[str]) -> JournalRead:
                 break
             raise
         good += len(line) + 1
+        ends.append(good)
     if tail and truncated is None:
         try:
             events.append(_decode(tail, len(lines) + 1, p))
             good += len(tail)
-            truncated = None
+            ends.append(good)
         except JournalError:
             truncated = (f"line {len(lines) + 1} was cut off by a crash "
                          f"({len(tail)} bytes, no newline): skipped")
-    return JournalRead(events=tuple(events), good_bytes=good, truncated=truncated)
+    return JournalRead(events=tuple(events), good_bytes=good, truncated=truncated,
+                       ends=tuple(ends))
 
 
 class Journal:
@@ -174,11 +179,14 @@ class Journal:
         return cls(p, fd, (), None)
 
     @classmethod
-    def resume(cls, path: str | os.PathLike[str]) -> Journal:
+    def resume(cls, path: str | os.PathLike[str], *,
+               keep: Callable[[tuple[Event, ...]], int] | None = None) -> Journal:
         """Reopen a journal to continue it, cutting off a truncated last line if there is one.
 
         Args:
             path: the journal file.
+            keep: given the complete events, how many of them to keep; the rest are cut off
+                (events written but never committed, to be written again). All when None.
 
         Returns:
             The open journal holding every complete event; :attr:`truncated` says what was cut.
@@ -188,33 +196,41 @@ class Journal:
         """
         p = Path(path)
         found = read_journal(p)
+        events = found.events
+        good = found.good_bytes
+        if keep is not None:
+            n = keep(events)
+            if not 0 <= n <= len(events):
+                raise JournalError(f"cannot keep {n} of the {len(events)} events of {p}")
+            if n < len(events):
+                events, good = events[:n], (found.ends[n - 1] if n else 0)
         try:
             fd = os.open(p, os.O_WRONLY | os.O_APPEND)
-            if found.good_bytes != p.stat().st_size:
+            if good != p.stat().st_size:
                 # NOTE: a crash cut the last write short; drop those bytes so the next event
                 # starts on a fresh line. They never held a complete event.
-                os.ftruncate(fd, found.good_bytes)
+                os.ftruncate(fd, good)
                 os.fsync(fd)
-            if found.good_bytes and _last_byte(p) != b"\n":
+            if good and _last_byte(p) != b"\n":
                 os.write(fd, b"\n")
                 os.fsync(fd)
         except OSError as exc:
             raise JournalError(f"cannot write journal {p}: {exc.strerror}") from None
-        return cls(p, fd, found.events, found.truncated)
+        return cls(p, fd, events, found.truncated)
 
     def append(self, event: Mapping[str, Any]) -> None:
         """Write one event, then flush and fsync it.
 
         Args:
-            event: a JSON-serialisable mapping with a ``"type"`` key.
+            event: a JSON-serialisable mapping with a ``"kind"`` key.
 
         Raises:
             JournalError: if the journal is closed, the event is malformed or the write fails.
         """
         if self._fd is None:
             raise JournalError(f"journal {self._path} is closed")
-        if not isinstance(event.get("type"), str):
-            raise JournalError(f"an event needs a 'type': {dict(event)!r}")
+        if not isinstance(event.get("kind"), str):
+            raise JournalError(f"an event needs a 'kind': {dict(event)!r}")
         try:
             line = json.dumps(dict(event), separators=(",", ":"), sort_keys=False,
                               ensure_ascii=False, allow_nan=False)

@@ -68,6 +68,10 @@ class BoardView:
     """Both dice's top faces, when two dice lie flat and are read."""
     dice_seen: int = 0
     """How many dice are on the board (0 once they are taken up)."""
+    dice_at: tuple[tuple[float, float], ...] = ()
+    """Where the dice lie (pixels), to tell a new throw of the same numbers from the last."""
+    die_size: float = 20.0
+    """A die's size in pixels: dice moved by more than half of it were thrown again."""
     bad_throw: str | None = None
     """Why the throw does not count (``"cocked"``, ``"off board"``, ...), or None."""
     dice_confidence: float = 1.0
@@ -388,6 +392,10 @@ def _candidate_from(data: object) -> Candidate | None:
                      board=tuple(int(n) for n in data["board"]), cost=float(data["cost"]))
 
 
+def _near(p: tuple[float, float], q: tuple[float, float], limit: float) -> bool:
+    return (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 <= limit * limit
+
+
 class Tracker:
     """Turns board views into turn events, following the legal plays from a known position.
 
@@ -413,6 +421,7 @@ class Tracker:
         self._answer = answer
         self._pending: _Pending | None = None
         self._last_dice: tuple[int, int] | None = None
+        self._last_at: tuple[tuple[float, float], ...] = ()
         self._dice_cleared = True
         self._run: str | None = None
         self._run_length = 0
@@ -442,6 +451,7 @@ class Tracker:
                 "last_fit": _candidate_json(pending.last_fit), "asked": pending.asked,
                 "reported": list(pending.reported)},
             "last_dice": None if self._last_dice is None else list(self._last_dice),
+            "last_at": [list(p) for p in self._last_at],
             "dice_cleared": self._dice_cleared,
             "run": self._run, "run_length": self._run_length,
             "last_problem": self._last_problem,
@@ -472,6 +482,8 @@ class Tracker:
                                    reported=[str(k) for k in p["reported"]])
             last = state["last_dice"]
             last_dice = None if last is None else (int(last[0]), int(last[1]))  # type: ignore[index]
+            last_at = tuple((float(p[0]), float(p[1]))
+                            for p in state["last_at"])  # type: ignore[attr-defined]
             run = state["run"]
             problem = state["last_problem"]
             run_length = int(state["run_length"])  # type: ignore[call-overload]
@@ -480,6 +492,7 @@ class Tracker:
         self.board = board
         self._pending = pending
         self._last_dice = last_dice
+        self._last_at = last_at
         self._dice_cleared = bool(state["dice_cleared"])
         self._run = None if run is None else str(run)
         self._run_length = run_length
@@ -570,7 +583,8 @@ class Tracker:
     def _still(self, view: BoardView) -> list[TrackerEvent]:
         events: list[TrackerEvent] = []
         new_dice = (view.dice is not None and view.bad_throw is None
-                    and (self._dice_cleared or view.dice != self._last_dice))
+                    and (self._dice_cleared or view.dice != self._last_dice
+                         or self._dice_moved(view)))
         pending = self._pending
         if pending is not None:
             if view.fields is not None:
@@ -587,9 +601,20 @@ class Tracker:
             return events
         if new_dice and view.dice is not None:
             self._last_dice = view.dice
+            self._last_at = view.dice_at
             self._dice_cleared = False
             events.append(ThrowSeen(view.dice, view.frame, view.t))
         return events
+
+    def _dice_moved(self, view: BoardView) -> bool:
+        if not view.dice_at or len(view.dice_at) != len(self._last_at):
+            return False
+        # NOTE: the two dice may be read in either order.
+        far = view.die_size / 2
+        a, b = view.dice_at, self._last_at
+        same = all(_near(p, q, far) for p, q in zip(a, b, strict=True))
+        swapped = len(a) == 2 and _near(a[0], b[1], far) and _near(a[1], b[0], far)
+        return not (same or swapped)
 
     def _look_at_men(self, pending: _Pending, view: BoardView) -> list[TrackerEvent]:
         if pending.may_go and board_cost(START, view) <= FIT and self.board != START:
