@@ -20,11 +20,49 @@ from tablier.engine.base import (
     InvalidNotationError,
     mirror_field,
 )
+from tablier.engine.jans import JAN_POINTS, Jan, JanScore, jans, totals
+from tablier.engine.moves import (
+    CheckerMove,
+    RuleOptions,
+    apply_play,
+    legal_moves,
+    legal_positions,
+)
+from tablier.engine.position import Position, Status, status_names
 from tablier.engine.score import TOKEN_SPOTS, Marks, Pavillon, PlayerMarks, Score, ScoreError
 
 __all__ = [
-    "CHECKERS_PER_SIDE", "CORNER", "HOLES_PER_MATCH", "OPPONENT_CORNER", "OPPONENT_TALON",
-    "POINTS_PER_HOLE", "TALON", "TOKEN_SPOTS",
-    "Color", "Dice", "EngineError", "Field", "IllegalMoveError", "InvalidNotationError",
-    "Marks", "Pavillon", "PlayerMarks", "Score", "ScoreError", "mirror_field",
+    "CHECKERS_PER_SIDE",
+    "CORNER",
+    "HOLES_PER_MATCH",
+    "JAN_POINTS",
+    "OPPONENT_CORNER",
+    "OPPONENT_TALON",
+    "POINTS_PER_HOLE",
+    "TALON",
+    "TOKEN_SPOTS",
+    "CheckerMove",
+    "Color",
+    "Dice",
+    "EngineError",
+    "Field",
+    "IllegalMoveError",
+    "InvalidNotationError",
+    "Jan",
+    "JanScore",
+    "Marks",
+    "Pavillon",
+    "PlayerMarks",
+    "Position",
+    "RuleOptions",
+    "Score",
+    "ScoreError",
+    "Status",
+    "apply_play",
+    "jans",
+    "legal_moves",
+    "legal_positions",
+    "mirror_field",
+    "status_names",
+    "totals",
 ]
