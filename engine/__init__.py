@@ -66,3 +66,51 @@ __all__ = [
     "status_names",
     "totals",
 ]
+
+# Score keeping, the match as events, schools (score branch) ---------------------------------
+from tablier.engine.match import (
+    EVENT_VERSION,
+    EVENTS,
+    Choice,
+    Decision,
+    Event,
+    EventError,
+    Game,
+    Hole,
+    JanOwed,
+    Mark,
+    MatchEnd,
+    MatchError,
+    MatchState,
+    PavillonMoved,
+    Play,
+    Releve,
+    School,
+    Throw,
+    event_from_json,
+)
+from tablier.engine.score import MatchScore, WinningsScheme
+
+__all__ += [
+    "EVENTS",
+    "EVENT_VERSION",
+    "Choice",
+    "Decision",
+    "Event",
+    "EventError",
+    "Game",
+    "Hole",
+    "JanOwed",
+    "Mark",
+    "MatchEnd",
+    "MatchError",
+    "MatchScore",
+    "MatchState",
+    "PavillonMoved",
+    "Play",
+    "Releve",
+    "School",
+    "Throw",
+    "WinningsScheme",
+    "event_from_json",
+]
