@@ -622,21 +622,27 @@ class Tracker:
             self._pending = None
             self.board = START
             return [GatheredSeen(view.frame)]
-        if board_cost(self.board, view) <= FIT:
-            pending.last_fit = None  # nothing moved (or the men were put back)
-            return []
         ranked = rank_candidates(self._legal(self.board, pending.mover, pending.dice), view)
         verdict = judge(ranked)
         if verdict is Verdict.CERTAIN:
             pending.last_fit, pending.asked = ranked[0], False
             return []
+        if view.reading().split("|", 1)[1] in pending.reported:
+            return []  # already flagged or answered for these very men
+        pending.last_fit = None
+        if board_cost(self.board, view) == 0.0:
+            return []  # nothing seen to move yet: wait (decided when the dice are taken up)
+        return self._doubt(pending, ranked, verdict, view)
+
+    def _doubt(self, pending: _Pending, ranked: list[Candidate], verdict: Verdict,
+               view: BoardView) -> list[TrackerEvent]:
+        assert view.fields is not None
         key = view.reading().split("|", 1)[1]  # the men only: the dice may go meanwhile
         if key in pending.reported:
             return []
         pending.reported.append(key)
         if verdict is Verdict.FALSE_MOVE:
             best = ranked[0].cost if ranked else float("inf")
-            pending.last_fit = None
             return [FalseMoveSeen(best, tuple(ranked[:3]), view.frame)]
         options = tuple(c for c in ranked if c.cost - ranked[0].cost <= MARGIN)
         question = QuestionRaised(
@@ -647,28 +653,19 @@ class Tracker:
         return [question]
 
     def _close_play(self, pending: _Pending, view: BoardView) -> list[TrackerEvent]:
+        events: list[TrackerEvent] = []
+        if pending.last_fit is None and view.fields is not None:
+            # Nothing certain was seen while the dice lay: judge the board as it stands now.
+            ranked = rank_candidates(self._legal(self.board, pending.mover, pending.dice), view)
+            verdict = judge(ranked)
+            if verdict is Verdict.CERTAIN:
+                pending.last_fit, pending.asked = ranked[0], False
+            else:
+                events.extend(self._doubt(pending, ranked, verdict, view))
         fit = pending.last_fit
         if fit is None:
-            # The men did not move: that is the play only if no man can move.
-            legal = self._legal(self.board, pending.mover, pending.dice)
-            unmoved = view.fields is not None and board_cost(self.board, view) <= FIT
-            empty = [c for c in legal if c.board == self.board]
-            if unmoved and empty:
-                fit = empty[0]
-            else:
-                key = "close:" + view.reading().split("|", 1)[1]
-                if key not in pending.reported:
-                    pending.reported.append(key)
-                    what = ("the men were not moved" if unmoved
-                            else "the men stand where no legal play puts them")
-                    ranked = (rank_candidates(legal, view) if view.fields is not None
-                              else list(legal))
-                    return [FalseMoveSeen(ranked[0].cost if ranked and view.fields else 0.0,
-                                          tuple(ranked[:3]), view.frame),
-                            NoticeSeen(f"dice taken up but {what}: correct the board",
-                                       view.frame)]
-                return []
+            return events  # flagged, not guessed: the play stays open until corrected
         self._pending = None
         self.board = fit.board
         self._reset_still()
-        return [PlaySeen(fit, view.frame, asked=pending.asked)]
+        return [*events, PlaySeen(fit, view.frame, asked=pending.asked)]
