@@ -265,7 +265,6 @@ class CameraSource(_Closing):
         Raises:
             Nothing.
         """
-        import cv2
 
         t0 = time.monotonic()
         i = start
@@ -421,7 +420,6 @@ class PiCameraSource(_Closing):
         Raises:
             Nothing: a failed capture yields a frame with ``problem`` set.
         """
-        import cv2
 
         t0 = time.monotonic()
         i = start
