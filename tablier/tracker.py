@@ -49,7 +49,7 @@ class FieldView:
     visible: int
     """How many dames are visibly there."""
     at_least: bool = False
-    """True when the dames are piled so that ``visible`` is only a lower bound."""
+    """True when dames may be piled, so that ``visible`` (stacks seen) is only a lower bound."""
     confidence: float = 1.0
     """How sure the reading is, 0..1."""
 
@@ -156,6 +156,13 @@ COLOUR_COST = 10.0
 """Cost of a field seen in the wrong colour (or empty when it should hold dames)."""
 COUNT_COST = 1.0
 """Cost of each dame too many or too few where the count can be seen."""
+OVER_COST = 5.0
+"""Cost of each stack seen beyond the dames a candidate puts there (piles never add stacks)."""
+UNDER_COST = 0.1
+"""Cost of each stack fewer than a row of the candidate's dames would show (piling is less
+usual than rows, but happens: it breaks ties, it never makes a false move)."""
+SLOTS = 5
+"""Dames that fit side by side along one field."""
 
 
 def field_cost(expected: int, seen: FieldView) -> float:
@@ -177,13 +184,18 @@ def field_cost(expected: int, seen: FieldView) -> float:
     0.0
     >>> field_cost(-2, FieldView(Side.WHITE, 2))
     10.0
+    >>> field_cost(3, FieldView(Side.WHITE, 1, at_least=True))
+    0.2
     """
     side = None if expected == 0 else Side.WHITE if expected > 0 else Side.BLACK
     n = abs(expected)
     if side is not seen.side:
         cost = COLOUR_COST
     elif seen.at_least:
-        cost = COUNT_COST * max(0, seen.visible - n)
+        if seen.visible > n:
+            cost = OVER_COST * (seen.visible - n)
+        else:
+            cost = round(UNDER_COST * max(0, min(n, SLOTS) - seen.visible), 6)
     else:
         cost = COUNT_COST * abs(n - seen.visible)
     return cost * seen.confidence
@@ -376,6 +388,7 @@ class _Pending:
     last_fit: Candidate | None = None
     asked: bool = False
     reported: list[str] = field(default_factory=list)
+    start_key: str | None = None
 
 
 def _candidate_json(c: Candidate | None) -> object:
@@ -422,6 +435,7 @@ class Tracker:
         self._pending: _Pending | None = None
         self._last_dice: tuple[int, int] | None = None
         self._last_at: tuple[tuple[float, float], ...] = ()
+        self._throw_men: str | None = None
         self._dice_cleared = True
         self._run: str | None = None
         self._run_length = 0
@@ -449,9 +463,10 @@ class Tracker:
             "pending": None if pending is None else {
                 "dice": list(pending.dice), "mover": pending.mover, "may_go": pending.may_go,
                 "last_fit": _candidate_json(pending.last_fit), "asked": pending.asked,
-                "reported": list(pending.reported)},
+                "reported": list(pending.reported), "start_key": pending.start_key},
             "last_dice": None if self._last_dice is None else list(self._last_dice),
             "last_at": [list(p) for p in self._last_at],
+            "throw_men": self._throw_men,
             "dice_cleared": self._dice_cleared,
             "run": self._run, "run_length": self._run_length,
             "last_problem": self._last_problem,
@@ -479,7 +494,9 @@ class Tracker:
                                    may_go=bool(p["may_go"]),
                                    last_fit=_candidate_from(p["last_fit"]),
                                    asked=bool(p["asked"]),
-                                   reported=[str(k) for k in p["reported"]])
+                                   reported=[str(k) for k in p["reported"]],
+                                   start_key=None if p.get("start_key") is None
+                                   else str(p["start_key"]))
             last = state["last_dice"]
             last_dice = None if last is None else (int(last[0]), int(last[1]))  # type: ignore[index]
             last_at = tuple((float(p[0]), float(p[1]))
@@ -493,6 +510,8 @@ class Tracker:
         self._pending = pending
         self._last_dice = last_dice
         self._last_at = last_at
+        throw_men = state.get("throw_men")
+        self._throw_men = None if throw_men is None else str(throw_men)
         self._dice_cleared = bool(state["dice_cleared"])
         self._run = None if run is None else str(run)
         self._run_length = run_length
@@ -511,7 +530,8 @@ class Tracker:
         Raises:
             Nothing.
         """
-        self._pending = _Pending(dice=dice, mover=mover, may_go=may_go)
+        self._pending = _Pending(dice=dice, mover=mover, may_go=may_go,
+                                 start_key=self._throw_men)
         self._last_dice = dice
         self._dice_cleared = False
 
@@ -602,6 +622,7 @@ class Tracker:
         if new_dice and view.dice is not None:
             self._last_dice = view.dice
             self._last_at = view.dice_at
+            self._throw_men = None if view.fields is None else view.reading().split("|", 1)[1]
             self._dice_cleared = False
             events.append(ThrowSeen(view.dice, view.frame, view.t))
         return events
@@ -627,10 +648,11 @@ class Tracker:
         if verdict is Verdict.CERTAIN:
             pending.last_fit, pending.asked = ranked[0], False
             return []
-        if view.reading().split("|", 1)[1] in pending.reported:
+        men = view.reading().split("|", 1)[1]
+        if men in pending.reported:
             return []  # already flagged or answered for these very men
         pending.last_fit = None
-        if board_cost(self.board, view) == 0.0:
+        if men == pending.start_key or board_cost(self.board, view) < COUNT_COST:
             return []  # nothing seen to move yet: wait (decided when the dice are taken up)
         return self._doubt(pending, ranked, verdict, view)
 
