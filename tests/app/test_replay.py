@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -40,7 +41,7 @@ def test_replay_sim_is_exact(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 
 def test_verdict_catches_a_wrong_journal(tmp_path: Path) -> None:
-    views, records = simulate_match(seed=2, throws=8)
+    _, records = simulate_match(seed=2, throws=8)
     truth = truth_from_json(records)
     journal = tmp_path / "j.jsonl"
     assert main(["replay", "sim:2", "--throws", "8", "--journal", str(journal), "--quiet",
@@ -94,8 +95,8 @@ def test_observation_adapter() -> None:
     class Obs:
         occluded = False
         moving = False
-        fields = [R(f, None, 0) for f in range(2, 25)] + [R(1, "white", 3)]
-        dice = [D(6), D(4)]
+        fields: ClassVar[list[R]] = [R(f, None, 0) for f in range(2, 25)] + [R(1, "white", 3)]
+        dice: ClassVar[list[D]] = [D(6), D(4)]
 
     from tablier.engine import Color
 
