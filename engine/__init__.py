@@ -89,6 +89,14 @@ from tablier.engine.match import (
     Throw,
     event_from_json,
 )
+from tablier.engine.school import (
+    SchoolKind,
+    Verdict,
+    broken_obligations,
+    false_school,
+    judge,
+    school_raise,
+)
 from tablier.engine.score import MatchScore, WinningsScheme
 
 __all__ += [
@@ -110,7 +118,13 @@ __all__ += [
     "Play",
     "Releve",
     "School",
+    "SchoolKind",
     "Throw",
+    "Verdict",
     "WinningsScheme",
+    "broken_obligations",
     "event_from_json",
+    "false_school",
+    "judge",
+    "school_raise",
 ]

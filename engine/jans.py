@@ -281,14 +281,16 @@ def judge(position: Position, own: Own, opp: Opp, a: int, b: int, used: int,
     me = position.to_move
     him = me.other()
     doublet = a == b
+    on_board = sum(own[1:25])
+    if not on_board:
+        return ()  # his men are all off: the relevé is over
     tally = _Tally()
     names = (me.value, him.value)
     _rare_jans(tally, own, opp, a, b, rolls_so_far, names)
     _filling_jans(tally, own, opp, a, b, results)
     _hits(tally, own, opp, a, b, names)
     _corner(tally, own, opp, a, b)
-    on_board = sum(own[1:25])
-    finished = on_board > 0 and any(sum(k[1:25]) == 0 for k in results)
+    finished = any(sum(k[1:25]) == 0 for k in results)
     if finished:
         tally.add(Jan.FIRST_OFF, 1, "the throw bears off the last man")
     helpless = 0 if finished else 2 - used

@@ -29,7 +29,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from tablier.engine.base import Color, Dice, EngineError
+from tablier.engine.base import (
+    CHECKERS_PER_SIDE,
+    HOLES_PER_MATCH,
+    Color,
+    Dice,
+    EngineError,
+    IllegalMoveError,
+)
+from tablier.engine.jans import JanScore, jans
+from tablier.engine.moves import RuleOptions
+from tablier.engine.position import Position
 from tablier.engine.score import MatchScore, Pavillon, ScoreError
 
 EVENT_VERSION = 1
@@ -446,6 +456,8 @@ class MatchState:
     """Throws made by White and by Black in this relevé."""
     turn: Turn | None = None
     """The current throw, until the next one."""
+    position: Position | None = None
+    """The men, when the game tracks them (``Game(track_position=True)``)."""
 
     def throws_by(self, color: Color) -> int:
         """Throws made by ``color`` in this relevé (the jan de trois coups needs it)."""
@@ -456,13 +468,30 @@ class Game:
     """The one mutable object: a match driven by events, with ``push()``, ``pop()`` and
     ``history`` (as a chess ``Board``).
 
-    Turn order is not enforced on throws: score keeping follows whoever is said to throw;
-    :attr:`MatchState.to_move` says who should.
+    Without positions (score keeping only, as ``tablier marks``) turn order is not enforced:
+    the score follows whoever is said to throw and :attr:`MatchState.to_move` says who should.
+    With ``track_position=True`` the game also keeps the men: each throw must be the player
+    to move's, with dice; each play is applied to the position (on the board; its legality is
+    the school's business, see :mod:`tablier.engine.school`); bearing off the last man is
+    found from the position; a relevé puts every man back on the talons. :meth:`throw` and
+    :meth:`play` then push the events for you, the jans owed computed by the rules engine.
+
+    >>> g = Game(track_position=True)
+    >>> [(j.jan.value, j.points) for j in g.throw(Color.WHITE, Dice(6, 5))]
+    []
+    >>> g.play(((1, 7), (1, 6)))
+    ()
+    >>> g.state.position
+    Position('1x13,6,7/1x15 b')
     """
 
-    def __init__(self) -> None:
-        self._state = MatchState()
+    def __init__(self, *, track_position: bool = False, position: Position | None = None,
+                 options: RuleOptions | None = None) -> None:
+        if position is None and track_position:
+            position = Position.start()
+        self._state = MatchState(position=position)
         self._frames: list[tuple[InputEvent, tuple[DerivedEvent, ...], MatchState]] = []
+        self._options = options
 
     # Reading ------------------------------------------------------------------------------
 
@@ -489,6 +518,55 @@ class Game:
         s = self.score
         return (f"<Game white={s.white.holes}/{s.white.points} black={s.black.holes}/"
                 f"{s.black.points} pavillon={s.pavillon.value} events={len(self._frames)}>")
+
+    # Driving with the rules engine -------------------------------------------------------
+
+    def throw(self, by: Color, dice: Dice) -> tuple[JanScore, ...]:
+        """Push a throw and the jans the rules engine finds owed on it.
+
+        Args:
+            by: who throws (the player to move).
+            dice: the dice.
+
+        Returns:
+            The jans owed (both players'), as :func:`tablier.engine.jans` gives them.
+
+        Raises:
+            MatchError: if the game does not track positions or the throw does not fit.
+        """
+        if self._state.position is None:
+            raise MatchError("throw() needs Game(track_position=True)")
+        self.push(Throw(by, dice))
+        position = self._state.position
+        owed = jans(position, dice, rolls_so_far=self._state.throws_by(by),
+                    options=self._options)
+        for j in owed:
+            self.push(JanOwed(j.jan.value, j.player, j.points, j.ways))
+        return owed
+
+    def play(self, moves: Iterable[tuple[int, int]]) -> tuple[DerivedEvent, ...]:
+        """Push the roller's play; bearing off his last man is found from the position.
+
+        Args:
+            moves: ``(from, to)`` in his own numbering, 0 = borne off.
+
+        Returns:
+            The derived events (a relevé when he bore off his last man).
+
+        Raises:
+            MatchError: if no throw is under way, the game does not track positions, or a move
+                is impossible on the board.
+        """
+        s = self._state
+        if s.position is None or s.turn is None:
+            raise MatchError("play() needs Game(track_position=True) and a throw")
+        play = tuple((int(f), int(t)) for f, t in moves)
+        try:
+            after = s.position.apply(play)
+        except IllegalMoveError as exc:
+            raise MatchError(str(exc)) from None
+        last = after.off(s.turn.roller) == CHECKERS_PER_SIDE
+        return self.push(Play(s.turn.roller, play, last_off=last))
 
     # Writing ------------------------------------------------------------------------------
 
@@ -530,7 +608,8 @@ class Game:
         return event
 
     @classmethod
-    def replay(cls, events: Iterable[Event]) -> Game:
+    def replay(cls, events: Iterable[Event], *, track_position: bool = False,
+               position: Position | None = None, options: RuleOptions | None = None) -> Game:
         """Rebuild a game from its events (a journal).
 
         Input events are pushed; derived events may be present (they are checked against what
@@ -538,6 +617,9 @@ class Game:
 
         Args:
             events: the events in order.
+            track_position: keep the men too (the events must then carry dice and plays).
+            position: the men at the first event, when not the start (implies tracking).
+            options: the agreed rules, with ``track_position``.
 
         Returns:
             The game.
@@ -546,7 +628,7 @@ class Game:
             MatchError: if an input event does not fit, or a recorded derived event differs
                 from what the rules derive (the message gives its index).
         """
-        game = cls()
+        game = cls(track_position=track_position, position=position, options=options)
         expected: list[DerivedEvent] = []
         for index, event in enumerate(events):
             if event.kind in DERIVED_KINDS:
@@ -592,8 +674,19 @@ class Game:
                              f"{event.by.value} throws")
         w, b = s.throws
         throws = (w + 1, b) if event.by is Color.WHITE else (w, b + 1)
+        position = s.position
+        if position is not None:
+            if event.dice is None:
+                raise MatchError(f"{event.by.value}'s throw has no dice (the game tracks the "
+                                 f"men)")
+            if (s.releve == 1 and s.throws == (0, 0)
+                    and position.with_turn(Color.WHITE) == Position.start()):
+                position = position.with_turn(event.by)  # whoever won the lead opens
+            if position.to_move is not event.by:
+                raise MatchError(f"{event.by.value} throws but it is "
+                                 f"{position.to_move.value}'s throw")
         return replace(s, throws=throws, turn=Turn(event.by, event.dice),
-                       to_move=event.by.other())
+                       to_move=event.by.other(), position=position)
 
     @staticmethod
     def _mark(s: MatchState, turn: Turn,
@@ -628,7 +721,7 @@ class Game:
         if event.choice is Choice.STAY:
             return replace(s, turn=turn), ()
         state = replace(s, score=s.score.drop_points(), releve=s.releve + 1, throws=(0, 0),
-                        to_move=turn.roller, turn=turn)
+                        to_move=turn.roller, turn=turn, position=_talons(s, turn.roller))
         return state, (Releve("go", turn.roller),)
 
     @staticmethod
@@ -644,10 +737,25 @@ class Game:
         if turn.played:
             raise MatchError(f"{turn.roller.value} already played this throw")
         turn = replace(turn, played=True)
+        position = s.position
+        if position is not None:
+            try:
+                position = position.apply(event.moves)
+            except IllegalMoveError as exc:
+                raise MatchError(str(exc)) from None
+            last = position.off(turn.roller) == CHECKERS_PER_SIDE
+            if last is not event.last_off:
+                raise MatchError(f"play.last_off is {event.last_off} but {turn.roller.value} "
+                                 f"has {position.off(turn.roller)} men off")
         if not event.last_off:
-            return replace(s, turn=turn), ()
-        state = replace(s, releve=s.releve + 1, throws=(0, 0), to_move=turn.roller, turn=turn)
+            return replace(s, turn=turn, position=position), ()
+        state = replace(s, releve=s.releve + 1, throws=(0, 0), to_move=turn.roller, turn=turn,
+                        position=_talons(s, turn.roller))
         return state, (Releve("bear_off", turn.roller),)
+
+
+def _talons(s: MatchState, first: Color) -> Position | None:
+    return None if s.position is None else Position.start(to_move=first)
 
 
 def _who(event: Event) -> str:
@@ -661,7 +769,7 @@ def _marked(s: MatchState, score: MatchScore, color: Color, points: int, *,
     derived: list[DerivedEvent] = []
     holes = score[color].holes
     for double in won:
-        holes = min(12, holes + (2 if double else 1))
+        holes = min(HOLES_PER_MATCH, holes + (2 if double else 1))
         derived.append(Hole(color, double, holes))
     if new.pavillon is not score.pavillon:
         derived.append(PavillonMoved(new.pavillon))

@@ -72,32 +72,49 @@ def _check_counts(name: str, counts: tuple[int, ...]) -> None:
                                        f"{c!r}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Position:
     """A trictrac position: men of both colours, men borne off, whose throw.
 
-    Build it with :meth:`start`, :meth:`from_men`, :meth:`from_counts` or
-    :meth:`from_notation`. It never raises for an impossible position (see :meth:`status`);
-    it raises :class:`InvalidNotationError` only for a malformed one (negative counts, not 24
-    fields).
+    ``Position("1x13,3,5/1x15 w")`` parses the notation (so that ``repr`` pastes back);
+    ``Position()`` is the start of a relevé; ``Position(white, black, to_move, off_white,
+    off_black)`` takes each colour's 24 counts in its own numbering. See also :meth:`from_men`
+    and :meth:`from_counts`. It never raises for an impossible position (see :meth:`status`);
+    it raises :class:`InvalidNotationError` only for a malformed one (a bad notation, negative
+    counts, not 24 fields).
+
+    >>> Position("1x13,3,5/1x15 w").men(Color.WHITE)
+    {1: 13, 3: 1, 5: 1}
     """
 
     white: tuple[int, ...]
     """White's men on his fields 1..24 (index 0 = field 1), White's own numbering."""
     black: tuple[int, ...]
     """Black's men on his fields 1..24 (index 0 = field 1), Black's own numbering."""
-    to_move: Color = Color.WHITE
+    to_move: Color
     """Whose throw it is."""
-    off_white: int = 0
+    off_white: int
     """White's men borne off."""
-    off_black: int = 0
+    off_black: int
     """Black's men borne off."""
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.white, tuple):
-            object.__setattr__(self, "white", tuple(self.white))
-        if not isinstance(self.black, tuple):
-            object.__setattr__(self, "black", tuple(self.black))
+    def __init__(self, white: str | tuple[int, ...] | list[int] = "1x15/1x15 w",
+                 black: tuple[int, ...] | list[int] | None = None,
+                 to_move: Color = Color.WHITE, off_white: int = 0, off_black: int = 0) -> None:
+        if isinstance(white, str):
+            if black is not None:
+                raise InvalidNotationError(f"a notation comes alone, not with Black's counts: "
+                                           f"{white!r}")
+            parsed = Position.from_notation(white)
+            white, black = parsed.white, parsed.black
+            to_move, off_white, off_black = parsed.to_move, parsed.off_white, parsed.off_black
+        if black is None:
+            raise InvalidNotationError("Black's 24 counts are missing")
+        object.__setattr__(self, "white", tuple(white))
+        object.__setattr__(self, "black", tuple(black))
+        object.__setattr__(self, "to_move", to_move)
+        object.__setattr__(self, "off_white", off_white)
+        object.__setattr__(self, "off_black", off_black)
         _check_counts("white", self.white)
         _check_counts("black", self.black)
         if not isinstance(self.to_move, Color):

@@ -3,7 +3,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from tablier.engine import Color, Dice, InvalidNotationError, Score, ScoreError, mirror_field
 
 
