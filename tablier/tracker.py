@@ -84,22 +84,25 @@ class BoardView:
     def reading(self) -> str:
         """The part of the view that must stay the same for the board to count as still.
 
+        The dice and whose dames stand on each field; the number of stacks only where it is
+        a true count (a pile's stacks are a lower bound, and they wobble from frame to frame).
+
         Returns:
-            A compact text summary of the dice and every field (JSON-safe, for snapshots).
+            A compact text summary (JSON-safe, for snapshots).
 
         Raises:
             Nothing.
 
         >>> view_of_board(START, dice=(6, 4)).reading()[:12]
-        '64/2/-|W5+ .'
+        '64/2/-|W+ . '
         """
         dice = "--" if self.dice is None else f"{self.dice[0]}{self.dice[1]}"
         head = f"{dice}/{self.dice_seen}/{self.bad_throw or '-'}|"
         if self.fields is None:
             return head + "?"
         return head + " ".join(
-            "." if f.side is None else f"{f.side.value[0].upper()}{f.visible}"
-            + ("+" if f.at_least else "") for f in self.fields)
+            "." if f.side is None else f.side.value[0].upper()
+            + ("+" if f.at_least else str(f.visible)) for f in self.fields)
 
 
 def view_of_board(board: Board, *, frame: int = 0, t: float = 0.0,

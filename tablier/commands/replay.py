@@ -210,8 +210,8 @@ def _recorded(folder: Path) -> tuple[Any, Any, dict[str, Any]]:
         raise GameError(f"{folder} has no calibration.json: the frames cannot be read without "
                         f"the camera's calibration")
     try:
-        from tablier.calibration import Calibration
-        from tablier.vision import Recognizer
+        from tablier.calibration.calibration import Calibration
+        from tablier.vision.recognizer import Recognizer
     except ImportError as exc:
         raise GameError(f"the vision part is not installed ({exc})") from None
     try:
