@@ -12,8 +12,8 @@ board after the play, the jans owed, the score after it) comes straight from the
 
 from __future__ import annotations
 
-import random
 import json
+import random
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -161,8 +161,14 @@ def write_rendered_game(folder: str | Path, *, seed: int = 0, throws: int = 8,
     """
     from tablier.calibration.flow import calibrate_frame
     from tablier.calibration.geometry import BoardGeometry
-    from tablier.vision.render import BoardStyle, Camera, GameStep, render_game, \
-        render_reference, write_frame
+    from tablier.vision.render import (
+        BoardStyle,
+        Camera,
+        GameStep,
+        render_game,
+        render_reference,
+        write_frame,
+    )
 
     moments: list[Moment] = []
     _, truth = simulate_match(seed=seed, throws=throws, still=frames_per_step,
@@ -175,11 +181,9 @@ def write_rendered_game(folder: str | Path, *, seed: int = 0, throws: int = 8,
         white = {f + 1: n for f, n in enumerate(m.board) if n > 0}
         black = {24 - f: -n for f, n in enumerate(m.board) if n < 0}
         steps.append(GameStep(white=white, black=black, dice=m.dice, phase=m.phase))
-    count = 0
     for i, rendered in enumerate(render_game(steps, seed=seed, width=width, height=height,
                                              frames_per_step=frames_per_step)):
         write_frame(rendered, frames, f"{i:04d}")
-        count += 1
     import numpy as np
 
     rng = np.random.default_rng(seed)
