@@ -244,7 +244,17 @@ class CameraSource(_Closing):
     def _open(self) -> Any:
         import cv2
 
-        cap = cv2.VideoCapture(self.device)
+        # NOTE: OpenCV logs its own warnings when a device is missing; the caller reports it in
+        # one line, so they are silenced while opening.
+        quiet = getattr(getattr(cv2, "utils", None), "logging", None)
+        level = quiet.getLogLevel() if quiet is not None else None
+        if quiet is not None:
+            quiet.setLogLevel(quiet.LOG_LEVEL_SILENT)
+        try:
+            cap = cv2.VideoCapture(self.device)
+        finally:
+            if quiet is not None:
+                quiet.setLogLevel(level)
         if not cap.isOpened():
             cap.release()
             return None
