@@ -106,6 +106,8 @@ class Thresholds:
     """Anomalous surface probes from which a frame is occluded."""
     motion: float = 6.0
     """Mean absolute grey difference to the previous frame above which the board moves."""
+    peg_share: float = 0.3
+    """A hole holds a fichet when it is this share of the way from an empty hole to a peg."""
     min_markers: int = 3
     """Markers needed to find the board on a frame (else the calibrated corners are used)."""
 

@@ -21,9 +21,14 @@ DETECT_WIDTH = 960
 Corners = dict[int, npt.NDArray[np.float64]]
 
 
-def _detector() -> cv2.aruco.ArucoDetector:
+def _detector(*, relaxed: bool = False) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+    if relaxed:
+        # NOTE: blurred, low-contrast markers (small frames, poor JPEG) pass with a lower
+        # threshold offset and a looser polygon fit; tried only when the first pass misses.
+        params.adaptiveThreshConstant = 3
+        params.polygonalApproxAccuracyRate = 0.06
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
 
 
@@ -38,6 +43,7 @@ class MarkerFinder:
 
     def __init__(self) -> None:
         self._detector = _detector()
+        self._relaxed = _detector(relaxed=True)
 
     def find(self, image: npt.NDArray[np.uint8], *,
              expected: dict[int, tuple[float, float, float]] | None = None) -> Corners:
@@ -77,14 +83,18 @@ class MarkerFinder:
         f = min(1.0, DETECT_WIDTH / w) if side is None else min(1.0, 48.0 / max(side, 1.0))
         small = gray if f == 1.0 else cv2.resize(gray, (round(w * f), round(h * f)),
                                                  interpolation=cv2.INTER_AREA)
-        corners, ids, _ = self._detector.detectMarkers(small)
         found: Corners = {}
-        if ids is None:
+        for detector in (self._detector, self._relaxed):
+            corners, ids, _ = detector.detectMarkers(small)
+            if ids is not None:
+                seen = [int(i) for i in ids.ravel()]
+                for c, i in zip(corners, seen):
+                    if i in MARKER_IDS and seen.count(i) == 1 and i not in found:
+                        found[i] = np.asarray(c, np.float64).reshape(4, 2) / f
+            if len(found) == len(MARKER_IDS) or (side is not None and found):
+                break
+        if not found:
             return found
-        seen = [int(i) for i in ids.ravel()]
-        for c, i in zip(corners, seen):
-            if i in MARKER_IDS and seen.count(i) == 1:
-                found[i] = np.asarray(c, np.float64).reshape(4, 2) / f
         if found and f < 1.0:
             pts = np.concatenate(list(found.values())).astype(np.float32).reshape(-1, 1, 2)
             win = max(2, int(round(1.5 / f)))

@@ -209,8 +209,14 @@ def locate_board(cfg: VisionConfig, image: Image, *, previous: BoardQuad | None 
     g = cfg.calibration.geometry
     found = {}
     if cfg.calibration.markers:
-        prior = previous or quad_from_corners(cfg, cfg.calibration.quad, "calibration")
-        found = cfg.finder.find(image, expected=_expected_markers(cfg, prior))
+        prior = previous
+        if prior is None:
+            try:
+                prior = quad_from_corners(cfg, cfg.calibration.quad, "calibration")
+            except BoardNotFoundError:
+                prior = None
+        expected = None if prior is None else _expected_markers(cfg, prior)
+        found = cfg.finder.find(image, expected=expected)
     need = cfg.calibration.thresholds.min_markers
     if len(found) >= need:
         src = np.concatenate([g.marker_corners(MARKER_IDS.index(i)) for i in found])

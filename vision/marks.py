@@ -118,7 +118,14 @@ def read_marks(cfg: VisionConfig, rectified: Image, *, gain: F32,
         else:
             spots[who].append(spot)
     hf = layout.holes.means(flat) * gain
-    pegged, hconf = _nearer(hf, np.array(prof.peg, np.float32), np.array(prof.hole, np.float32))
+    # NOTE: a small blurred peg head mixes with the rail; compare each hole with the empty
+    # holes of this very frame (the median: at most four of 27 are filled).
+    lum = hf.mean(axis=1)
+    empty = float(np.median(lum))
+    span = max(float(np.mean(prof.peg)) - empty, 20.0)
+    score = (lum - empty) / span
+    pegged = score > cfg.calibration.thresholds.peg_share
+    hconf = np.clip(np.abs(score - cfg.calibration.thresholds.peg_share) * 2, 0, 1)
     ff = layout.flags.means(flat) * gain
     flagged, fconf = _nearer(ff, np.array(prof.pavillon, np.float32),
                              np.array(prof.flag_empty, np.float32))

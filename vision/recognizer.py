@@ -31,7 +31,7 @@ from tablier.vision.board import (
     unproject,
 )
 from tablier.vision.checkers import FieldReading, count_checkers, light_gain
-from tablier.vision.errors import BadFrameError
+from tablier.vision.errors import BadFrameError, BoardNotFoundError
 from tablier.vision.marks import MarksReading, read_marks
 from tablier.vision.occlusion import OcclusionReading, detect_occlusion, thumbnail
 
@@ -236,7 +236,7 @@ class Recognizer:
     """Reads calibrated frames; build once per calibration, then call :meth:`recognize`."""
 
     def __init__(self, calibration: Calibration, *, dice_reader: DiceFn | None = None,
-                 dice_scale: float = 2.0) -> None:
+                 dice_scale: float = 5.0, max_dice_candidates: int = 6) -> None:
         """Derive the probes and load the dice reader.
 
         Args:
@@ -244,8 +244,9 @@ class Recognizer:
             dice_reader: reads dice on an RGB image and returns objects with ``value``,
                 ``center``, ``size``, ``confidence``, ``reason``; the project's
                 ``tablier.vision.dice`` reader when None.
-            dice_scale: pixels per millimetre of the straightened surface given to the dice
-                reader (capped by the camera's own resolution).
+            dice_scale: pixels per millimetre of the small straightened views around dice
+                candidates given to the dice reader (capped by the camera's own resolution).
+            max_dice_candidates: most places looked at for dice per frame.
 
         Raises:
             ValueError: if the calibration's scale cannot be used.
@@ -254,39 +255,79 @@ class Recognizer:
         self.config = VisionConfig.from_calibration(calibration)
         self._dice = dice_reader if dice_reader is not None else _default_dice_reader()
         self._dice_scale = dice_scale
+        self._max_candidates = max_dice_candidates
 
-    def _read_dice(self, image: Image, quad: BoardQuad) -> tuple[DieSighting, ...]:
+    def _dice_candidates(self, rect: Image, gain: npt.NDArray[np.float32]
+                         ) -> list[tuple[float, float]]:
+        """Board millimetres where pips (small dark spots ringed by a light body) gather."""
+        cfg = self.config
+        g = self.calibration.geometry
+        s = cfg.layout.scale
+        pad = int(8 * s)
+        x0, y0, x1, y1 = (int(v * s) for v in g.surface)
+        sub = rect[max(0, y0 - pad):y1 + pad, max(0, x0 - pad):x1 + pad]
+        grey = cv2.cvtColor(sub, cv2.COLOR_RGB2GRAY).astype(np.float32) * float(gain.mean())
+        white = float(np.mean(self.calibration.profile.white))
+        k = max(3, int(round(6.0 * s)) | 1)
+        closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE,
+                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        pips = (((closed - grey) > 0.25 * white) & (closed > 0.8 * white)).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(pips)
+        small = np.zeros_like(pips)
+        keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] <= 4.0 * (s * 4) ** 2]
+        if not keep:
+            return []
+        _, labels = cv2.connectedComponents(pips)
+        small[np.isin(labels, keep)] = 1
+        d = max(3, int(round(11.0 * s)) | 1)
+        blobs = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
+        n, _, stats, cents = cv2.connectedComponentsWithStats(blobs)
+        order = np.argsort(-stats[1:, cv2.CC_STAT_AREA]) + 1
+        ox, oy = max(0, x0 - pad), max(0, y0 - pad)
+        return [((float(cents[i][0]) + ox) / s, (float(cents[i][1]) + oy) / s)
+                for i in order[:self._max_candidates]]
+
+    def _read_dice(self, image: Image, quad: BoardQuad, rect: Image,
+                   gain: npt.NDArray[np.float32]) -> tuple[DieSighting, ...]:
         if self._dice is None:
             return ()
         g = self.calibration.geometry
         x0, y0, x1, y1 = g.surface
-        margin = 0.5 * g.rail
         native = float(np.linalg.norm(np.subtract(quad.quad[1], quad.quad[0]))) / g.size[0]
-        s = min(self._dice_scale, max(0.5, native))
-        to_mm = np.array([[1 / s, 0, x0 - margin], [0, 1 / s, y0 - margin], [0, 0, 1]])
-        size = (int((x1 - x0 + 2 * margin) * s), int((y1 - y0 + 2 * margin) * s))
-        if self.calibration.lens is None:
-            view = cv2.warpPerspective(image, quad.homography @ to_mm, size,
-                                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                       borderMode=cv2.BORDER_REPLICATE)
-        else:
-            grid = np.stack(np.meshgrid(np.arange(size[0], dtype=np.float64),
-                                        np.arange(size[1], dtype=np.float64)), axis=-1)
-            mm = grid.reshape(-1, 2) / s + np.array([x0 - margin, y0 - margin])
-            src = project(self.config, quad, mm).reshape(size[1], size[0], 2).astype(np.float32)
-            view = cv2.remap(image, src[..., 0], src[..., 1], cv2.INTER_LINEAR)
+        # NOTE: the dice reader wants pips of a few pixels: views are drawn at twice the
+        # camera's own resolution (capped).
+        s = min(self._dice_scale, max(1.0, 2.0 * native))
+        half = 22.0
+        size = int(2 * half * s)
         out: list[DieSighting] = []
-        for d in self._dice(np.asarray(view, np.uint8)):
-            c_mm = (float(d.center[0]) / s + x0 - margin, float(d.center[1]) / s + y0 - margin)
-            c_px = project(self.config, quad, [c_mm])[0]
-            reason = d.reason
-            value = d.value
-            inside = x0 <= c_mm[0] <= x1 and y0 <= c_mm[1] <= y1
-            if not inside and value is not None:
-                value, reason = None, "off_board"
-            out.append(DieSighting(value=value, center=(float(c_px[0]), float(c_px[1])),
-                                   center_mm=c_mm, size=float(d.size) / s * (native or 1.0),
-                                   confidence=float(d.confidence), reason=reason))
+        for cx, cy in self._dice_candidates(rect, gain):
+            left, top = cx - half, cy - half
+            to_mm = np.array([[1 / s, 0, left], [0, 1 / s, top], [0, 0, 1]])
+            if self.calibration.lens is None:
+                view = cv2.warpPerspective(image, quad.homography @ to_mm, (size, size),
+                                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                           borderMode=cv2.BORDER_REPLICATE)
+            else:
+                grid = np.stack(np.meshgrid(np.arange(size, dtype=np.float64),
+                                            np.arange(size, dtype=np.float64)), axis=-1)
+                mm = grid.reshape(-1, 2) / s + np.array([left, top])
+                src = project(self.config, quad, mm).reshape(size, size, 2).astype(np.float32)
+                view = cv2.remap(image, src[..., 0], src[..., 1], cv2.INTER_LINEAR)
+            for d in self._dice(np.asarray(view, np.uint8)):
+                c_mm = (float(d.center[0]) / s + left, float(d.center[1]) / s + top)
+                if abs(c_mm[0] - cx) > 12 or abs(c_mm[1] - cy) > 12:
+                    continue
+                if any(np.hypot(c_mm[0] - o.center_mm[0], c_mm[1] - o.center_mm[1]) < 8
+                       for o in out):
+                    continue
+                c_px = project(self.config, quad, [c_mm])[0]
+                reason, value = d.reason, d.value
+                inside = x0 <= c_mm[0] <= x1 and y0 <= c_mm[1] <= y1
+                if not inside and value is not None:
+                    value, reason = None, "off_board"
+                out.append(DieSighting(value=value, center=(float(c_px[0]), float(c_px[1])),
+                                       center_mm=c_mm, size=float(d.size) / s * native,
+                                       confidence=float(d.confidence), reason=reason))
         return tuple(out)
 
     def recognize(self, frame: Image, *, previous: Observation | None = None) -> Observation:
@@ -333,6 +374,10 @@ class Recognizer:
         occlusion = detect_occlusion(cfg, rect, gain=gain, previous=None if previous is None
                                      else previous.thumbnail, thumb=thumb)
         t = lap("occlusion", t)
+        if quad.source != "markers" and occlusion.rail_anomalies > 0.5 * len(cfg.layout.rail.index):
+            raise BoardNotFoundError(
+                f"no board at the {quad.source} place: {len(quad.markers)} of 4 markers seen "
+                "and the rails do not match (board moved, or calibration stale)")
         flags: list[str] = []
         if cfg.calibration.markers and quad.source != "markers":
             flags.append("markers_missing")
@@ -344,7 +389,7 @@ class Recognizer:
         dice: tuple[DieSighting, ...] = ()
         marks: MarksReading | None = None
         if not occlusion.occluded:
-            dice = self._read_dice(frame, quad)
+            dice = self._read_dice(frame, quad, rect, gain)
             t = lap("dice", t)
             dice_px = [np.array(d.center_mm) * cfg.layout.scale for d in dice]
             counts = count_checkers(cfg, rect, gain=gain, dice_px=dice_px)

@@ -819,7 +819,7 @@ class GameStep:
 
 def render_game(steps: Sequence[GameStep], *, seed: int = 0, width: int = 820,
                 height: int = 616, style: BoardStyle | None = None,
-                frames_per_step: int = 1) -> Iterator[Rendered]:
+                camera: Camera | None = None, frames_per_step: int = 1) -> Iterator[Rendered]:
     """Render the frames of a whole game, one camera on one board, as a recording would.
 
     The camera stays put apart from a little drift (boards get nudged), the light drifts
@@ -831,6 +831,7 @@ def render_game(steps: Sequence[GameStep], *, seed: int = 0, width: int = 820,
         width: frame width, pixels.
         height: frame height, pixels.
         style: the board's colours (random from ``seed`` when None).
+        camera: the camera (random from ``seed`` when None).
         frames_per_step: still frames rendered for every step (hand frames get one).
 
     Yields:
@@ -842,7 +843,7 @@ def render_game(steps: Sequence[GameStep], *, seed: int = 0, width: int = 820,
     rng = np.random.default_rng(seed)
     g = BoardGeometry()
     style = style or BoardStyle.random(rng)
-    base = Camera.random(rng, width, height, geometry=g)
+    base = camera or Camera.random(rng, width, height, geometry=g)
     light = Lighting.random(rng)
     light = replace(light, blur=min(light.blur, 0.8), noise=min(light.noise, 3.0),
                     jpeg_quality=max(light.jpeg_quality, 80))
