@@ -102,11 +102,12 @@ class Firmware:
 
 def run():
     """Boot the board and serve the host for ever."""
+    import select
+    import time
+
     import machine
     import micropython
     import neopixel
-    import select
-    import time
 
     # NOTE: a 0x03 byte in line noise would otherwise raise KeyboardInterrupt and stop us.
     micropython.kbd_intr(-1)
@@ -128,8 +129,12 @@ def run():
     poller.register(sys.stdin, select.POLLIN)
     stdin = sys.stdin.buffer
     while True:
-        if poller.poll(5):
-            firmware.feed(stdin.read(1))
+        # Take what has arrived (up to a line's worth), then look at the buttons.
+        chunk = bytearray()
+        while len(chunk) < pegproto.MAX_LINE and poller.poll(0 if chunk else 5):
+            chunk.extend(stdin.read(1))
+        if chunk:
+            firmware.feed(bytes(chunk))
         firmware.poll_buttons()
 
 

@@ -128,13 +128,26 @@ class MarkerDisplay(Protocol):
         """True once :meth:`close` has been called."""
 
     def show(self, marks: Marks, *, status: Status = Status.IDLE) -> None:
-        """Show the target state of every marker and a status; never blocks."""
+        """Show the target state of every marker and a status; never blocks.
+
+        Raises:
+            DeviceClosed: after :meth:`close`.
+            MarkerValueError: if ``marks`` or ``status`` is out of range.
+        """
 
     def poll_events(self) -> list[MarkerEvent]:
-        """The button presses since the last call, oldest first; never blocks."""
+        """The button presses since the last call, oldest first; never blocks.
+
+        Raises:
+            DeviceClosed: after :meth:`close`.
+        """
 
     def close(self) -> None:
-        """Release the device; later calls do nothing."""
+        """Release the device; later calls do nothing.
+
+        Raises:
+            Nothing.
+        """
 
     def __enter__(self) -> Self: ...
 
@@ -229,7 +242,11 @@ class DisplayBase:
                 return out
 
     def close(self) -> None:
-        """Mark the display closed; subclasses release their devices first."""
+        """Mark the display closed; subclasses release their devices first.
+
+        Raises:
+            Nothing.
+        """
         self._closed = True
 
     def __enter__(self) -> Self:

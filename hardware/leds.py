@@ -127,7 +127,11 @@ class ShiftRegister:
         self.latch.off()
 
     def close(self) -> None:
-        """Release the three pins (idempotent)."""
+        """Release the three pins (idempotent).
+
+        Raises:
+            Nothing.
+        """
         for device in self._devices:
             device.close()
 
@@ -226,7 +230,11 @@ class LedMarkers(DisplayBase):
         self.write_bits(led_bits(marks, status=status))
 
     def close(self) -> None:
-        """Darken the LEDs and release every pin (idempotent)."""
+        """Darken the LEDs and release every pin (idempotent).
+
+        Raises:
+            Nothing.
+        """
         if self.closed:
             return
         for button in self._buttons:

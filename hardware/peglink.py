@@ -171,6 +171,7 @@ class PegLink:
             PegProtocolError: if the device answered ``err`` to this command.
             PegLinkError: if the port is gone.
         """
+        self.pump()  # what arrived before this command is not its reply
         for attempt in range(retries + 1):
             if attempt:
                 self.resends += 1
@@ -210,7 +211,11 @@ class PegLink:
                               f"after {retries + 1} attempts of {timeout:g} s")
 
     def close(self) -> None:
-        """Close the port (idempotent, never raises)."""
+        """Close the port (idempotent).
+
+        Raises:
+            Nothing: errors while closing a lost port are ignored.
+        """
         try:
             self.port.close()
         except (serial.SerialException, OSError):

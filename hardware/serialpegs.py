@@ -38,6 +38,8 @@ from tablier.hardware.peglink import PegLink, marks_to_words, parse_fields
 log = logging.getLogger(__name__)
 
 BAUDRATE = 115200
+HOST_PROTOCOL = pegproto.PROTOCOL
+"""The protocol version this host speaks (PROTOCOL.md)."""
 
 
 def parse_event(rest: str) -> MarkerEvent | None:
@@ -77,19 +79,26 @@ class SerialPegs(DisplayBase):
     Args:
         url: a pyserial URL, e.g. ``/dev/ttyACM0`` or ``pegsim://``.
         baudrate: the line speed (USB CDC ignores it; the simulator honours it).
-        timeout: seconds to wait for each reply.
+        timeout: seconds to wait for each reply (raised to twice the time the longest command
+            and reply take on the wire at ``baudrate``, for slow lines).
         retries: resends of one command before the link counts as lost.
         verify_interval: seconds between ``GET`` checks while idle.
-        reconnect_interval: seconds between attempts to reopen a lost port.
+        reconnect_interval: seconds before the first attempt to reopen a lost port; it doubles
+            after each failed attempt, up to ``max_reconnect_interval``.
+        max_reconnect_interval: the longest pause between attempts.
     """
 
     def __init__(self, url: str, *, baudrate: int = BAUDRATE, timeout: float = 0.25,
                  retries: int = 2, verify_interval: float = 2.0,
-                 reconnect_interval: float = 0.3) -> None:
+                 reconnect_interval: float = 0.3, max_reconnect_interval: float = 2.0) -> None:
         super().__init__()
         self.url = url
         self._baudrate = baudrate
-        self._timeout = timeout
+        wire = 10.0 * (pegproto.MAX_LINE + pegproto.MAX_REPLY + 2) / max(baudrate, 1)
+        self._timeout = max(timeout, 2.0 * wire)
+        self._max_reconnect_interval = max(max_reconnect_interval, reconnect_interval)
+        self._failures = 0
+        self._last_logged = ""
         self._retries = retries
         self._verify_interval = verify_interval
         self._reconnect_interval = reconnect_interval
@@ -177,7 +186,10 @@ class SerialPegs(DisplayBase):
         """
         self._check_open()
         with self._cond:
-            if self._cond.wait_for(lambda: self._link is not None, timeout):
+            # A refusal (wrong protocol, err reply) will not cure itself: report it at once.
+            self._cond.wait_for(lambda: self._link is not None
+                                or isinstance(self.last_error, PegProtocolError), timeout)
+            if self._link is not None:
                 return
             error = self.last_error
         if error is not None:
@@ -185,7 +197,11 @@ class SerialPegs(DisplayBase):
         raise PegTimeoutError(f"no answer from {self.url!r} within {timeout:g} s")
 
     def close(self) -> None:
-        """Stop the worker and close the port (idempotent)."""
+        """Stop the worker and close the port (idempotent).
+
+        Raises:
+            Nothing.
+        """
         if self.closed:
             return
         with self._cond:
@@ -193,7 +209,6 @@ class SerialPegs(DisplayBase):
             self._cond.notify_all()
         self._thread.join(timeout=5.0)
         super().close()
-
 
     # worker
 
@@ -218,9 +233,22 @@ class SerialPegs(DisplayBase):
                 self._cond.wait(seconds)
             return self._stop
 
+    def _note(self, error: PegError) -> None:
+        # Log a problem once, not at every reconnection attempt.
+        with self._cond:
+            self.last_error = error
+            self._cond.notify_all()
+        self._failures += 1
+        if str(error) != self._last_logged:
+            self._last_logged = str(error)
+            log.warning("peg driver %s: %s", self.url, error)
+
+    def _backoff(self) -> float:
+        return min(self._reconnect_interval * 2.0 ** max(self._failures - 1, 0),
+                   self._max_reconnect_interval)
+
     def _drop_link(self, error: PegError) -> None:
-        log.warning("peg driver %s: %s", self.url, error)
-        self.last_error = error
+        self._note(error)
         if self._link is not None:
             self._link.close()
         with self._cond:
@@ -233,24 +261,32 @@ class SerialPegs(DisplayBase):
             from tablier.hardware.pegsim import register_pegsim
             register_pegsim()
         try:
+            # NOTE: exclusive=True takes a flock on POSIX ports, so a second tablier process
+            # cannot steal replies from the first; other URL types ignore it.
             port = serial.serial_for_url(self.url, baudrate=self._baudrate, timeout=0.01,
-                                         write_timeout=2.0)
+                                         write_timeout=2.0, exclusive=True)
         except (serial.SerialException, OSError, ValueError) as exc:
             raise PegLinkError(f"cannot open {self.url!r}: {exc}") from exc
         link = PegLink(port, on_unsolicited=self._on_unsolicited)
         try:
-            reply = link.command(f"HELLO {pegproto.PROTOCOL}", timeout=self._timeout,
+            reply = link.command(f"HELLO {HOST_PROTOCOL}", timeout=self._timeout,
                                  retries=self._retries)
             fields = parse_fields(reply)
-            if fields.get("proto") != str(pegproto.PROTOCOL):
+            if fields.get("proto") != str(HOST_PROTOCOL):
                 raise PegProtocolError(f"device at {self.url!r} speaks protocol "
                                        f"{fields.get('proto')!r}, host speaks "
-                                       f"{pegproto.PROTOCOL}: {reply!r}")
+                                       f"{HOST_PROTOCOL}: {reply!r}")
+            missing = {"SET", "GET"} - set(fields.get("caps", "").split(","))
+            if missing:
+                raise PegProtocolError(f"device at {self.url!r} lacks {sorted(missing)}: "
+                                       f"{reply!r}")
         except PegError:
             link.close()
             raise
         self._boot_id = fields.get("id")
         self.reconnects += 1
+        self._failures = 0
+        self._last_logged = ""
         with self._cond:
             self._link = link
             self._device_words = None  # push the whole state after every (re)connection
@@ -265,7 +301,7 @@ class SerialPegs(DisplayBase):
                 self.resets_seen += 1
                 self._boot_id = fields.get("id")
                 self._device_words = None
-            elif held != self._device_words:
+            elif self._device_words is not None and held != self._device_words:
                 log.warning("peg driver holds %r, expected %r", held, self._device_words)
                 self._device_words = None
 
@@ -301,9 +337,8 @@ class SerialPegs(DisplayBase):
                 try:
                     self._connect()
                 except PegError as exc:
-                    self.last_error = exc
-                    log.debug("peg driver %s not ready: %s", self.url, exc)
-                    if self._wait(self._reconnect_interval):
+                    self._note(exc)
+                    if self._wait(self._backoff()):
                         break
                 continue
             try:
@@ -313,7 +348,7 @@ class SerialPegs(DisplayBase):
             except PegProtocolError as exc:
                 # The device refused a command: report it, start again from HELLO.
                 self._drop_link(exc)
-                if self._wait(self._reconnect_interval):
+                if self._wait(self._backoff()):
                     break
         if self._link is not None:
             self._link.close()

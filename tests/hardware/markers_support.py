@@ -66,6 +66,11 @@ class ScriptedPort:
         self._script.append((sent.encode() + b"\n", [r.encode() + b"\n" for r in replies]))
         return self
 
+    def expect_raw(self, sent: str, data: bytes) -> ScriptedPort:
+        """Like :meth:`expect`, answering with raw bytes (noise, partial lines)."""
+        self._script.append((sent.encode() + b"\n", [data]))
+        return self
+
     def feed(self, data: bytes) -> None:
         self._rx.extend(data)
 
