@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -109,6 +109,7 @@ class FileSource(_Closing):
             yields them as fast as they can be read.
         fps: frames per second when the recording does not say.
         clock: the clock and sleep used for pacing (for tests).
+        files: the pictures in order, when not every picture of the folder is a frame.
 
     Raises:
         FrameSourceError: if the path holds no frames or the video cannot be opened.
@@ -116,8 +117,8 @@ class FileSource(_Closing):
     """
 
     def __init__(self, path: str | Path, *, pace: str = "fast", fps: float = 10.0,
-                 clock: tuple[Callable[[], float], Callable[[float], None]] | None = None
-                 ) -> None:
+                 clock: tuple[Callable[[], float], Callable[[float], None]] | None = None,
+                 files: Sequence[str | Path] = ()) -> None:
         if pace not in ("recorded", "fast"):
             raise ValueError(f"pace must be 'recorded' or 'fast', not {pace!r}")
         if not fps > 0:
@@ -127,7 +128,10 @@ class FileSource(_Closing):
         self._now, self._sleep = clock or (time.monotonic, time.sleep)
         self._files: list[Path] = []
         self._times: list[float] = []
-        if self.path.is_dir():
+        if files:
+            self._files = [self.path / f for f in files]
+            self._times = self._read_times(fps)
+        elif self.path.is_dir():
             self._files = sorted(p for p in self.path.iterdir()
                                  if p.suffix.lower() in IMAGE_SUFFIXES)
             if not self._files:

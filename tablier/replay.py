@@ -90,6 +90,9 @@ class ThrowTruth:
     """``{"white": {points, holes, bredouille}, "black": ..., "pavillon"}`` after it."""
     decision: str | None = None
     """``"stay"`` / ``"go"`` after a hole won on this throw."""
+    marks: Mapping[str, Any] | None = None
+    """The markers after it: per player ``token_spot``, ``bredouille_token``, ``peg_hole``,
+    ``pavillon``, and ``pavillon``."""
 
 
 def truth_from_json(records: Iterable[Mapping[str, Any]]) -> list[ThrowTruth]:
@@ -119,11 +122,16 @@ def truth_from_json(records: Iterable[Mapping[str, Any]]) -> list[ThrowTruth]:
             board: Board | None = None
             if r.get("board") is not None:
                 board = tuple(int(n) for n in r["board"])
+            elif r.get("position_after") is not None:
+                from tablier.engine import Position
+
+                board = Position.from_notation(str(r["position_after"])).counts
             elif r.get("white") is not None and r.get("black") is not None:
                 board = _board_from_men(r["white"], r["black"])
             out.append(ThrowTruth(by=str(r["by"]), dice=(int(r["dice"][0]), int(r["dice"][1])),
                                   jans=tuple(sorted(jans)), board=board,
-                                  score=r.get("score"), decision=r.get("decision")))
+                                  score=r.get("score"), decision=r.get("decision"),
+                                  marks=r.get("marks_after")))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise GameError(f"truth of throw {i + 1} is malformed: {exc!r}") from None
     return out
@@ -257,7 +265,7 @@ def compare(truth: Sequence[ThrowTruth], events: Sequence[Mapping[str, Any]]) ->
             continue
         g = got[i]
         flagged.extend(g["flags"])
-        if (g["by"], g["dice"]) != (t.by, t.dice):
+        if (g["by"], sorted(g["dice"])) != (t.by, sorted(t.dice)):
             bad.append(f"throw {n}: {g['by']} {g['dice']} recorded, {t.by} {t.dice} thrown")
             continue
         if tuple(sorted(g["jans"])) != t.jans:
@@ -275,10 +283,32 @@ def compare(truth: Sequence[ThrowTruth], events: Sequence[Mapping[str, Any]]) ->
                 have = {k: g["score"][who][k] for k in want}
                 if want != have:
                     bad.append(f"throw {n}: {who} marks {have}, truth {want}")
+        if t.marks is not None and g["score"] is not None:
+            have_marks = _marks_of(g["score"])
+            for key in ("white", "black", "pavillon"):
+                if key in t.marks and have_marks[key] != t.marks[key]:
+                    bad.append(f"throw {n}: {key} markers {have_marks[key]}, truth "
+                               f"{t.marks[key]}")
     for j in range(len(truth), len(got)):
         bad.append(f"throw {j + 1}: {got[j]['by']} {got[j]['dice']} recorded but never thrown")
     return Verdict(throws=len(truth), recorded=len(got), mismatches=tuple(bad),
                    flagged=tuple(flagged))
+
+
+def _marks_of(score: Mapping[str, Any]) -> dict[str, Any]:
+    from tablier.engine import Marks, Pavillon, Score
+
+    def one(d: Mapping[str, Any]) -> Score:
+        return Score(int(d["points"]), int(d["holes"]), bool(d["bredouille"]))
+
+    m = Marks.from_scores(one(score["white"]), one(score["black"]),
+                          Pavillon(score.get("pavillon", "middle")))
+
+    def player(p: Any) -> dict[str, Any]:
+        return {"token_spot": p.token_spot, "bredouille_token": p.bredouille_token,
+                "peg_hole": p.peg_hole, "pavillon": p.pavillon}
+
+    return {"white": player(m.white), "black": player(m.black), "pavillon": m.pavillon.value}
 
 
 class TruthAnswer:
@@ -377,6 +407,8 @@ class RecordedGame:
     """The ground truth."""
     info: Mapping[str, Any]
     """Header values (players, first to throw, rules, fps)."""
+    files: tuple[Path, ...] = ()
+    """The frames in order when the manifest lists them (else every picture in ``frames``)."""
 
 
 def load_game(folder: Path) -> RecordedGame:
@@ -395,22 +427,36 @@ def load_game(folder: Path) -> RecordedGame:
     Raises:
         GameError: if the truth or the frames are missing or malformed.
     """
-    manifest = folder / "game.json"
+    manifest = folder / "manifest.json"
     if not manifest.is_file():
-        raise GameError(f"{folder} has no game.json (the ground truth of the game)")
+        manifest = folder / "game.json"
+    if not manifest.is_file():
+        raise GameError(f"{folder} has no manifest.json or game.json (the ground truth of "
+                        f"the game)")
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise GameError(f"{manifest}: not readable JSON ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("throws"), list):
         raise GameError(f"{manifest}: no 'throws' list")
-    frames = folder / str(data.get("frames", "frames"))
-    if not frames.exists():
+    listed = data.get("frames")
+    files: tuple[Path, ...] = ()
+    if isinstance(listed, list):
+        # A "tablier-game" manifest lists its frames (the reference picture is not one).
+        try:
+            files = tuple(folder / str(f["file"]) for f in listed)
+        except (TypeError, KeyError) as exc:
+            raise GameError(f"{manifest}: bad 'frames' list ({exc!r})") from None
         frames = folder
+    else:
+        frames = folder / str(listed or "frames")
+        if not frames.exists():
+            frames = folder
     cal = folder / str(data.get("calibration", "calibration.json"))
     return RecordedGame(folder=folder, frames=frames, calibration=cal if cal.is_file() else None,
                         truth=tuple(truth_from_json(data["throws"])),
-                        info={k: v for k, v in data.items() if k != "throws"})
+                        info={k: v for k, v in data.items() if k not in ("throws", "frames")},
+                        files=files)
 
 
 def frame_views(source: Iterable[Any], recognizer: Any) -> Iterator[tuple[Any, BoardView]]:

@@ -605,9 +605,7 @@ class Tracker:
 
     def _still(self, view: BoardView) -> list[TrackerEvent]:
         events: list[TrackerEvent] = []
-        new_dice = (view.dice is not None and view.bad_throw is None
-                    and (self._dice_cleared or view.dice != self._last_dice
-                         or self._dice_moved(view)))
+        new_dice = view.dice is not None and view.bad_throw is None and self._new_throw(view)
         pending = self._pending
         if pending is not None:
             if view.fields is not None:
@@ -629,6 +627,14 @@ class Tracker:
             self._dice_cleared = False
             events.append(ThrowSeen(view.dice, view.frame, view.t))
         return events
+
+    def _new_throw(self, view: BoardView) -> bool:
+        if view.dice_at and len(view.dice_at) == len(self._last_at):
+            # NOTE: thrown dice never land where they lay: where they are says more than what
+            # they show (a die misread once must not make a second throw) or than a frame where
+            # the reader missed them.
+            return self._dice_moved(view)
+        return self._dice_cleared or view.dice != self._last_dice
 
     def _dice_moved(self, view: BoardView) -> bool:
         if not view.dice_at or len(view.dice_at) != len(self._last_at):

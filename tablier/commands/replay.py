@@ -102,6 +102,9 @@ def run(args: argparse.Namespace) -> int:
     except GameError as exc:
         return _fail(str(exc))
 
+    # NOTE: the recogniser already compares each frame with the one before ("moving"), so one
+    # still reading suffices; the simulated camera has no such check and needs two in a row.
+    still = int(info.pop("still_frames", 1))
     journal = args.journal or Path.cwd() / "tablier-journal" / f"{name}.jsonl"
     displays = _displays(args.markers or ["console:", "pegsim://"], quiet=args.quiet)
 
@@ -114,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         if args.resume and journal.exists():
-            session, found = Session.resume(journal, displays=displays, answer=answer)
+            session, found = Session.resume(journal, displays=displays, answer=answer,
+                                            still_frames=still)
             print(f"resuming {journal} at frame {found.next_frame}: {found.events} events kept"
                   + (f", {found.rolled_back} uncommitted rolled back" if found.rolled_back
                      else "") + (f"; {found.truncated}" if found.truncated else ""),
@@ -124,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"no journal to resume at {journal}: starting it", file=sys.stderr)
             overwrite = args.journal is None or not args.resume
             session = Session.start(journal, MatchInfo(**info), overwrite=overwrite,
-                                    displays=displays, answer=answer)
+                                    displays=displays, answer=answer, still_frames=still)
     except (JournalError, SessionError) as exc:
         _close(displays)
         return _fail(str(exc))
@@ -197,7 +201,7 @@ def _simulated(spec: str, throws: int) -> tuple[str, Any, Any, dict[str, Any]]:
         return iter(all_views[start:])
 
     info = {"white": "White", "black": "Black", "first": "white",
-            "source": f"simulated match, seed {seed_text}"}
+            "source": f"simulated match, seed {seed_text}", "still_frames": 2}
     return f"sim-{seed_text}", views, truth_from_json(records), info
 
 
@@ -222,7 +226,8 @@ def _recorded(folder: Path) -> tuple[Any, Any, dict[str, Any]]:
     try:
         # NOTE: the frames are read as fast as possible and paced by the replay loop, so that
         # recognition time counts in the recorded pace as it would live.
-        source = FileSource(game.frames, pace="fast", fps=float(game.info.get("fps", 10.0)))
+        source = FileSource(game.frames, pace="fast", fps=float(game.info.get("fps", 10.0)),
+                            files=game.files)
     except (FrameSourceError, ValueError) as exc:
         raise GameError(str(exc)) from None
 
