@@ -409,6 +409,8 @@ class RecordedGame:
     """Header values (players, first to throw, rules, fps)."""
     files: tuple[Path, ...] = ()
     """The frames in order when the manifest lists them (else every picture in ``frames``)."""
+    settled: tuple[int, ...] = ()
+    """The frames where the dice come to rest (the first of each ``settled`` phase)."""
 
 
 def load_game(folder: Path) -> RecordedGame:
@@ -441,7 +443,11 @@ def load_game(folder: Path) -> RecordedGame:
         raise GameError(f"{manifest}: no 'throws' list")
     listed = data.get("frames")
     files: tuple[Path, ...] = ()
+    settled: list[int] = []
     if isinstance(listed, list):
+        phases = [str(f.get("phase", "")) if isinstance(f, dict) else "" for f in listed]
+        settled = [i for i, ph in enumerate(phases)
+                   if ph == "settled" and (i == 0 or phases[i - 1] != "settled")]
         # A "tablier-game" manifest lists its frames (the reference picture is not one).
         try:
             files = tuple(folder / str(f["file"]) for f in listed)
@@ -456,7 +462,7 @@ def load_game(folder: Path) -> RecordedGame:
     return RecordedGame(folder=folder, frames=frames, calibration=cal if cal.is_file() else None,
                         truth=tuple(truth_from_json(data["throws"])),
                         info={k: v for k, v in data.items() if k not in ("throws", "frames")},
-                        files=files)
+                        files=files, settled=tuple(settled))
 
 
 def frame_views(source: Iterable[Any], recognizer: Any) -> Iterator[tuple[Any, BoardView]]:

@@ -93,10 +93,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         if spec is not None and spec.startswith("sim:"):
             name, views, truth, info = _simulated(spec, args.throws)
+            settled: tuple[int, ...] = ()
         else:
             folder = find_game(spec)
             name = folder.name
             views, truth, info = _recorded(folder)
+            settled = tuple(info.pop("settled", ()))
         if not args.speed > 0:
             raise GameError(f"--speed must be positive, not {args.speed}")
     except GameError as exc:
@@ -138,12 +140,13 @@ def run(args: argparse.Namespace) -> int:
     delivered: dict[int, float] = {}
     latencies: list[float] = []
     try:
-        for view in _paced(views(session.next_frame), args.pace, args.speed):
-            delivered[view.frame] = time.monotonic()
+        for view in views(session.next_frame, args.pace, args.speed, delivered):
+            delivered.setdefault(view.frame, time.monotonic())
             lines = session.step(view)
             if any(e.get("kind") == "throw" for e in lines):
                 throws_so_far[0] += 1
                 first = view.frame - (session.tracker.still_frames - 1)
+                first = max((f for f in settled if f <= view.frame), default=first)
                 latencies.append(time.monotonic() - delivered.get(first, delivered[view.frame]))
             if session.over:
                 break
@@ -162,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
     if latencies:
         print(f"dice settled -> displays updated: median {statistics.median(latencies) * 1e3:.1f}"
               f" ms, max {max(latencies) * 1e3:.1f} ms over {len(latencies)} throws "
-              f"(pace {args.pace}, the settled frame counted from its arrival)")
+              f"(pace {args.pace}, from the arrival of the frame where the dice came to rest)")
     s = session.game.score
     print(f"score: white {s.white.holes} holes {s.white.points} points, black {s.black.holes} "
           f"holes {s.black.points} points"
@@ -171,19 +174,20 @@ def run(args: argparse.Namespace) -> int:
     return 0 if verdict.exact else 1
 
 
-def _paced(views: Iterator[Any], pace: str, speed: float) -> Iterator[Any]:
-    if pace == "fast":
-        yield from views
-        return
+def _paced(items: Iterator[Any], pace: str, speed: float,
+           delivered: dict[int, float]) -> Iterator[Any]:
+    """Deliver frames (or views) at their recorded times, noting when each arrived."""
     origin: tuple[float, float] | None = None
-    for view in views:
-        if origin is None:
-            origin = (time.monotonic(), view.t)
-        else:
-            wait = origin[0] + (view.t - origin[1]) / speed - time.monotonic()
-            if wait > 0:
-                time.sleep(wait)
-        yield view
+    for item in items:
+        if pace == "recorded":
+            if origin is None:
+                origin = (time.monotonic(), item.t)
+            else:
+                wait = origin[0] + (item.t - origin[1]) / speed - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+        delivered[item.index if hasattr(item, "index") else item.frame] = time.monotonic()
+        yield item
 
 
 def _simulated(spec: str, throws: int) -> tuple[str, Any, Any, dict[str, Any]]:
@@ -197,8 +201,9 @@ def _simulated(spec: str, throws: int) -> tuple[str, Any, Any, dict[str, Any]]:
         raise GameError(f"--throws must be at least 1, not {throws}")
     all_views, records = simulate_match(seed=int(seed_text), throws=throws)
 
-    def views(start: int) -> Iterator[Any]:
-        return iter(all_views[start:])
+    def views(start: int, pace: str, speed: float,
+              delivered: dict[int, float]) -> Iterator[Any]:
+        return _paced(iter(all_views[start:]), pace, speed, delivered)
 
     info = {"white": "White", "black": "Black", "first": "white",
             "source": f"simulated match, seed {seed_text}", "still_frames": 2}
@@ -231,14 +236,19 @@ def _recorded(folder: Path) -> tuple[Any, Any, dict[str, Any]]:
     except (FrameSourceError, ValueError) as exc:
         raise GameError(str(exc)) from None
 
-    def views(start: int) -> Iterator[Any]:
-        for _, view in frame_views(source.frames(start=start), recognizer):
+    def views(start: int, pace: str, speed: float,
+              delivered: dict[int, float]) -> Iterator[Any]:
+        # NOTE: frames are paced and time-stamped before recognition, as a camera delivers
+        # them: the latency measured includes reading the frame.
+        frames = _paced(source.frames(start=start), pace, speed, delivered)
+        for _, view in frame_views(frames, recognizer):
             yield view
 
     info: dict[str, Any] = {k: str(game.info[k]) for k in ("white", "black", "date", "place", "first")
             if k in game.info}
     info["source"] = str(folder.relative_to(folder.parent.parent.parent)
                          if len(folder.parts) > 3 else folder)
+    info["settled"] = game.settled
     if isinstance(game.info.get("rules"), dict):
         info["rules"] = game.info["rules"]
     return views, game.truth, info
