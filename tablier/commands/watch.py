@@ -11,7 +11,8 @@ While it runs, type at the console (then Enter):
   score                print the score
   quit                 stop; the journal keeps the match (continue it with --resume)
 
-After a crash or a power cut, `tablier watch --resume` continues the last journal.
+After a crash or a power cut, `tablier watch --resume` continues the newest journal (or starts a
+new match when there is none, or when its match is over: the form for a boot-time service).
 
 examples:
   tablier watch
@@ -56,6 +57,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--place", help="where the match is played")
     parser.add_argument("--first", choices=("white", "black"), default="white",
                         help="who throws first (default white)")
+    parser.add_argument("--snapshot", type=Path, metavar="JPG",
+                        help="save one frame (for 'tablier calibrate board') and, on the Pi "
+                        "camera, lock exposure and white balance into camera-lock.json beside "
+                        "it; then exit")
 
 
 def _fail(message: str) -> NoReturn:
@@ -64,11 +69,12 @@ def _fail(message: str) -> NoReturn:
     raise UsageError(message)
 
 
-def open_camera(spec: str) -> Any:
+def open_camera(spec: str, *, lock: Path | None = None) -> Any:
     """Open the camera named, or find one.
 
     Args:
         spec: a source name, or empty to try the Pi camera then the first USB webcam.
+        lock: a ``camera-lock.json`` to hold the Pi camera's exposure and white balance.
 
     Returns:
         The open source.
@@ -76,12 +82,28 @@ def open_camera(spec: str) -> Any:
     Raises:
         FrameSourceError: if no camera answers (one line saying what was tried).
     """
-    from tablier.frames import CameraSource, FrameSourceError, PiCameraSource, open_source
+    import json
 
+    from tablier.frames import (
+        CameraLock,
+        CameraSource,
+        FrameSourceError,
+        PiCameraSource,
+        open_source,
+    )
+
+    held = None
+    if lock is not None and lock.is_file():
+        try:
+            held = CameraLock.from_json(json.loads(lock.read_text()))
+        except ValueError as exc:
+            raise FrameSourceError(f"{lock}: {exc}") from None
+    if spec == "picamera":
+        return PiCameraSource(lock=held)
     if spec:
         return open_source(spec, pace="recorded")
     try:
-        return PiCameraSource()
+        return PiCameraSource(lock=held)
     except FrameSourceError as pi:
         try:
             return CameraSource(0)
@@ -112,14 +134,21 @@ def run(args: argparse.Namespace) -> int:
         cfg = load_config(args.config)
     except ConfigError as exc:
         _fail(str(exc))
+    calibration = args.calibration or Path(cfg.calibration)
+    lock = (args.snapshot or calibration).with_name("camera-lock.json")
     try:
-        camera = open_camera(args.camera or cfg.camera)
+        camera = open_camera(args.camera or cfg.camera, lock=None if args.snapshot else lock)
     except (FrameSourceError, ValueError) as exc:
         _fail(str(exc))
+    if args.snapshot is not None:
+        try:
+            return _snapshot(camera, args.snapshot, lock)
+        finally:
+            camera.close()
     displays: list[Any] = []
     session: Session | None = None
     try:
-        recognizer = _recognizer(args.calibration or Path(cfg.calibration))
+        recognizer = _recognizer(calibration)
         displays = _displays(args.markers or list(cfg.markers))
         session = _session(args, cfg, displays, MatchInfo, Session)
         commands = _console()
@@ -148,6 +177,29 @@ def run(args: argparse.Namespace) -> int:
                 d.close()
             except Exception:  # noqa: BLE001, S110 - closing is best effort at exit
                 pass
+
+
+def _snapshot(camera: Any, path: Path, lock: Path) -> int:
+    import json
+    import time
+
+    import cv2
+
+    from tablier.frames import PiCameraSource
+
+    if isinstance(camera, PiCameraSource):
+        time.sleep(2.0)  # NOTE: let the automatic exposure and white balance settle first
+        held = camera.lock()
+        lock.write_text(json.dumps(held.to_json()) + "\n")
+        print(f"exposure and white balance locked: {lock}", file=sys.stderr)
+    frame = next((f for f in camera.frames() if f.image is not None), None)
+    if frame is None or frame.image is None:
+        _fail("the camera gave no frame")
+    if not cv2.imwrite(str(path), cv2.cvtColor(frame.image, cv2.COLOR_RGB2BGR)):
+        _fail(f"cannot write {path}")
+    print(f"saved {path}: now 'tablier calibrate board {path} --out calibration.json'",
+          file=sys.stderr)
+    return 0
 
 
 def _recognizer(path: Path) -> Any:
@@ -184,16 +236,21 @@ def _session(args: argparse.Namespace, cfg: Any, displays: list[Any], info_cls: 
         journal = args.journal
         if journal is None:
             found = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
-            if not found:
-                _fail(f"nothing to resume: no journal in {folder}")
-            journal = found[-1]
-        session, resumed = session_cls.resume(journal, displays=displays,
-                                              still_frames=cfg.still_frames)
-        print(f"resumed {journal}: {resumed.events} events"
-              + (f", {resumed.rolled_back} uncommitted rolled back" if resumed.rolled_back
-                 else "") + (f"; {resumed.truncated}" if resumed.truncated else ""),
-              file=sys.stderr)
-        return session
+            journal = found[-1] if found else None
+        if journal is not None and journal.exists():
+            session, resumed = session_cls.resume(journal, displays=displays,
+                                                  still_frames=cfg.still_frames)
+            print(f"resumed {journal}: {resumed.events} events"
+                  + (f", {resumed.rolled_back} uncommitted rolled back" if resumed.rolled_back
+                     else "") + (f"; {resumed.truncated}" if resumed.truncated else ""),
+                  file=sys.stderr)
+            if not session.over:
+                return session
+            session.close()
+            print(f"the match in {journal} is over: starting a new one", file=sys.stderr)
+            args.journal = None
+        else:
+            print(f"nothing to resume in {folder}: starting a new match", file=sys.stderr)
     now = datetime.datetime.now()
     journal = args.journal or folder / f"{now:%Y%m%d-%H%M%S}.jsonl"
     info = info_cls(white=args.white or cfg.white, black=args.black or cfg.black,
