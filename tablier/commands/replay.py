@@ -240,9 +240,12 @@ def _recorded(folder: Path) -> tuple[Any, Any, dict[str, Any]]:
               delivered: dict[int, float]) -> Iterator[Any]:
         # NOTE: frames are paced and time-stamped before recognition, as a camera delivers
         # them: the latency measured includes reading the frame.
-        frames = _paced(source.frames(start=start), pace, speed, delivered)
+        # NOTE: the recogniser judges motion against the frame before; a resumed replay reads
+        # that frame again (without feeding it) so that it sees what the whole run saw.
+        frames = _paced(source.frames(start=max(0, start - 1)), pace, speed, delivered)
         for _, view in frame_views(frames, recognizer):
-            yield view
+            if view.frame >= start:
+                yield view
 
     info: dict[str, Any] = {k: str(game.info[k]) for k in ("white", "black", "date", "place", "first")
             if k in game.info}

@@ -145,3 +145,24 @@ def test_kill_9_at_20_random_moments_then_resume(tmp_path: Path) -> None:
             journal.unlink()  # finished: play the match again from the start
     subprocess.run(_replay_cmd(journal, *paced, "--resume"), check=True, capture_output=True)
     assert journal.read_bytes() == want
+
+
+def test_rendered_game_end_to_end_and_resume(tmp_path: Path) -> None:
+    """Frames -> vision -> tracker -> engine -> journal on a game the vision part renders; a
+    journal cut after any commit and resumed ends as the uninterrupted run's."""
+    game_module = pytest.importorskip("tablier.vision.game")
+    game = tmp_path / "game"
+    game_module.write_game(game, seed=5, throws=3)
+    whole = tmp_path / "whole.jsonl"
+    args = ["replay", str(game), "--quiet", "--markers", "record:"]
+    main([*args, "--journal", str(whole)])
+    reference = whole.read_bytes()
+    events = read_journal(whole).events
+    assert [e["kind"] for e in events].count("throw") >= 1
+    lines = reference.splitlines(keepends=True)
+    commits = [i + 1 for i, ln in enumerate(lines) if b'"kind":"seen"' in ln]
+    for k in [1, *commits[:-1]]:
+        part = tmp_path / f"cut{k}.jsonl"
+        part.write_bytes(b"".join(lines[:k]) + b'{"v":1,"kind":"thr')
+        main([*args, "--journal", str(part), "--resume"])
+        assert part.read_bytes() == reference, f"resumed after line {k}"
