@@ -139,6 +139,11 @@ def throw_lines(events: Iterable[Mapping[str, Any]]) -> tuple[dict[str, str], li
             current = ThrowLine(len(throws) + 1, str(e.get("by")),
                                 None if dice is None else (int(dice[0]), int(dice[1])))
             throws.append(current)
+        elif kind == "retract" and current is not None:
+            throws.pop()
+            head_note = f"throw {current.number} taken back: {e.get('text', '')}"
+            current = throws[-1] if throws else None
+            note(head_note)
         elif kind == "jan" and current is not None:
             current.jans.append((str(e["jan"]), str(e["player"]), int(e["points"])))
         elif kind == "play" and current is not None:

@@ -212,10 +212,18 @@ def journal_throws(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     for e in events:
         kind = e.get("kind")
         if kind == "throw":
+            flags = out.pop()["flags"] if out and out[-1].get("retracted") else []
             out.append({"by": e["by"], "dice": tuple(e["dice"]), "jans": [], "decision": None,
-                        "board": None, "score": None, "flags": []})
+                        "board": None, "score": None, "flags": flags})
         elif kind == "releve":
             board = START
+        elif kind == "retract" and out:
+            flags = out.pop()["flags"]
+            if out:
+                out[-1]["flags"].extend(flags)
+            pending_flags = [*flags, f"throw {len(out) + 1}: retract: {e.get('text', '')}"]
+            out.append({"by": "", "dice": (), "jans": [], "decision": None, "board": None,
+                        "score": None, "flags": pending_flags, "retracted": True})
         elif kind == "correction":
             board = tuple(e["board"])
         elif not out:

@@ -54,6 +54,7 @@ from tablier.tracker import (
     Board,
     BoardView,
     Candidate,
+    DiceMisread,
     FalseMoveSeen,
     GatheredSeen,
     NoticeSeen,
@@ -68,7 +69,7 @@ from tablier.tracker import (
 log = logging.getLogger(__name__)
 
 COMPANION_KINDS = frozenset({"match", "seen", "false_move", "question", "answered", "reroll",
-                             "notice", "correction"})
+                             "notice", "correction", "retract"})
 """The journal kinds the companion writes besides the engine's events."""
 
 
@@ -361,6 +362,10 @@ class Session:
                     raise SessionError(f"journal {self.journal.path}: {exc}") from None
             elif kind == "seen":
                 last_seen = e
+            elif kind == "retract":
+                throws = [i for i, x in enumerate(engine_events) if x.kind == "throw"]
+                if throws:
+                    del engine_events[throws[-1]:]
         try:
             self.game = Game.replay(engine_events)
         except MatchError as exc:
@@ -494,7 +499,15 @@ class Session:
     def _react(self, event: TrackerEvent) -> tuple[list[Event], str | None]:
         out: list[Event] = []
         if isinstance(event, ThrowSeen):
-            return out, self._throw(event, out)
+            return out, self._throw(event.dice, self.tracker.board, out)
+        if isinstance(event, DiceMisread):
+            a, b = event.read
+            c, d = event.dice
+            out.append({"kind": "retract", "frame": event.frame,
+                        "text": f"dice read as {a}{b}, but the men moved as only {c}{d} allows: "
+                                f"the throw is scored again as {c}{d}"})
+            self._retract()
+            return out, self._throw(event.dice, event.board, out, expect=False)
         if isinstance(event, PlaySeen):
             self._play(event, out)
             return out, "idle"
@@ -524,10 +537,17 @@ class Session:
         out.append({"kind": "notice", "frame": event.frame, "text": event.text})
         return out, None
 
-    def _throw(self, event: ThrowSeen, out: list[Event]) -> str:
+    def _retract(self) -> None:
+        # Take the last throw back: every input event since it, and it.
+        while self.game.history:
+            if self.game.pop().kind == "throw":
+                return
+
+    def _throw(self, thrown: tuple[int, int], board: Board, out: list[Event], *,
+               expect: bool = True) -> str:
         mover = self.mover()
-        dice = Dice(*event.dice)
-        position = position_of(self.tracker.board, mover)
+        dice = Dice(*thrown)
+        position = position_of(board, mover)
         throws = self.game.state.throws_by(mover) + 1
         self._push(Throw(mover, dice), out)
         owed = jans(position, dice, rolls_so_far=throws, options=self.options)
@@ -543,7 +563,8 @@ class Session:
             return "mark now"
         if other and not won:
             self._push(Mark(mover.other(), other), out)
-        self.tracker.expect_play(event.dice, mover.value, may_go=won)
+        if expect:
+            self.tracker.expect_play(thrown, mover.value, may_go=won)
         if won:
             return "tenir or go?"
         return "mark now" if own or other else "idle"

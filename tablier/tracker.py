@@ -357,6 +357,23 @@ class QuestionRaised:
 
 
 @dataclass(frozen=True)
+class DiceMisread:
+    """The men moved as only another throw allows: the dice were misread.
+
+    Followed at once by the :class:`PlaySeen` of that throw's play.
+    """
+
+    read: tuple[int, int]
+    """What the dice were read as."""
+    dice: tuple[int, int]
+    """The only throw whose legal plays explain the men."""
+    board: Board
+    """The position at the throw."""
+    frame: int
+    """The frame it was found on."""
+
+
+@dataclass(frozen=True)
 class NoticeSeen:
     """Something the players should know (a frame could not be read, ...); no state changes."""
 
@@ -367,7 +384,7 @@ class NoticeSeen:
 
 
 TrackerEvent = (ThrowSeen | RerollSeen | PlaySeen | GatheredSeen | FalseMoveSeen
-                | QuestionRaised | NoticeSeen)
+                | QuestionRaised | DiceMisread | NoticeSeen)
 
 LegalResults = Callable[[Board, str, tuple[int, int]], Sequence[Candidate]]
 """``(board, mover, dice) -> legal candidates``; ``mover`` is ``"white"`` or ``"black"``."""
@@ -683,6 +700,20 @@ class Tracker:
         pending.last_fit, pending.asked = chosen, chosen is not None
         return [question]
 
+    def _other_dice(self, pending: _Pending,
+                    view: BoardView) -> tuple[tuple[int, int], Candidate] | None:
+        # A play no legal move of the dice read explains, but that exactly one other throw
+        # explains beyond doubt (and not by leaving the men where they were): a misread die.
+        found: list[tuple[tuple[int, int], Candidate]] = []
+        for a in range(1, 7):
+            for b in range(a, 7):
+                if sorted((a, b)) == sorted(pending.dice):
+                    continue
+                ranked = rank_candidates(self._legal(self.board, pending.mover, (a, b)), view)
+                if judge(ranked) is Verdict.CERTAIN and ranked[0].board != self.board:
+                    found.append(((a, b), ranked[0]))
+        return found[0] if len(found) == 1 else None
+
     def _close_play(self, pending: _Pending, view: BoardView) -> list[TrackerEvent]:
         events: list[TrackerEvent] = []
         if pending.last_fit is None and view.fields is not None:
@@ -691,6 +722,10 @@ class Tracker:
             verdict = judge(ranked)
             if verdict is Verdict.CERTAIN:
                 pending.last_fit, pending.asked = ranked[0], False
+            elif verdict is Verdict.FALSE_MOVE and (other := self._other_dice(pending, view)):
+                dice, seen = other
+                events.append(DiceMisread(pending.dice, dice, self.board, view.frame))
+                pending.dice, pending.last_fit, pending.asked = dice, seen, False
             else:
                 events.extend(self._doubt(pending, ranked, verdict, view))
         fit = pending.last_fit

@@ -149,3 +149,29 @@ def test_resume_refuses_a_foreign_journal(tmp_path: Path) -> None:
     with pytest.raises(SessionError, match="header"):
         Session.resume(p)
     assert p.read_text() == '{"kind": "throw"}\n'  # untouched
+
+
+def test_misread_dice_are_taken_back_when_the_men_tell(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from tablier.replay import compare, truth_from_json
+
+    views, truth = simulate_match(seed=9, throws=6, pile=15)  # 4-5 played 1/5 1/6
+    first = tuple(truth[0]["dice"])
+    wrong = (6, 6) if sorted(first) != [6, 6] else (1, 1)
+    # the camera misreads the first throw while the dice lie settled, reads them right after
+    thrown = [i for i, v in enumerate(views) if v.dice == first]
+    settled = thrown[:3]
+    views = [replace(v, dice=wrong) if i in settled else v for i, v in enumerate(views)]
+    session = Session.start(tmp_path / "m.jsonl", MatchInfo())
+    for v in views:
+        session.step(v)
+    events = read_journal(tmp_path / "m.jsonl").events
+    kinds = [e["kind"] for e in events]
+    assert "retract" in kinds
+    verdict = compare(truth_from_json(truth), events)
+    assert verdict.exact, verdict.text()
+    assert any("retract" in f for f in verdict.flagged)
+    # and a resumed session rebuilds the same match from the journal
+    resumed, _ = Session.resume(tmp_path / "m.jsonl")
+    assert resumed.game.score == session.game.score
