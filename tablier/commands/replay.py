@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             name, views, truth, info = _simulated(spec, args.throws)
             settled: tuple[int, ...] = ()
         else:
-            folder = find_game(spec)
+            folder = _demo_fallback() if spec is None else find_game(spec)
             name = folder.name
             views, truth, info = _recorded(folder)
             settled = tuple(info.pop("settled", ()))
@@ -172,6 +172,28 @@ def run(args: argparse.Namespace) -> int:
           + (f"; {s.winner.value} won" if s.winner in (Color.WHITE, Color.BLACK) else ""))
     print(f"journal: {journal}")
     return 0 if verdict.exact else 1
+
+
+def _demo_fallback() -> Path:
+    """The bundled demo, or when it is missing one rendered now (said on stderr)."""
+    from tablier.replay import GameError, find_game
+
+    try:
+        return find_game(None)
+    except GameError as missing:
+        try:
+            from tablier.vision.game import write_game
+        except ImportError:
+            raise missing from None
+        folder = Path.cwd() / "tablier-journal" / "rendered-demo"
+        if not (folder / "manifest.json").is_file():
+            print(f"tablier replay: {missing}; rendering a demo game with the vision part's "
+                  f"renderer into {folder} (seed 5, 12 throws)", file=sys.stderr)
+            write_game(folder, seed=5, throws=12)
+        else:
+            print(f"tablier replay: the bundled demo game is missing; replaying the one "
+                  f"rendered earlier in {folder}", file=sys.stderr)
+        return folder
 
 
 def _paced(items: Iterator[Any], pace: str, speed: float,
