@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
 from tablier.calibration.geometry import BoardGeometry
 
 FORMAT = "tablier-calibration"
@@ -98,12 +97,12 @@ class Thresholds:
     """Radius around a die's centre whose pixels are ignored, mm."""
     rail_distance: float = 55.0
     """Colour distance from the reference above which a rail probe is anomalous."""
-    rail_anomalies: int = 10
-    """Anomalous rail probes from which a frame is occluded."""
+    rail_anomalies: int = 6
+    """Size of a group of anomalous rail probes from which a frame is occluded."""
     surface_distance: float = 70.0
     """Colour distance from every known colour above which a surface probe is anomalous."""
-    surface_anomalies: int = 7
-    """Anomalous surface probes from which a frame is occluded."""
+    surface_anomalies: int = 6
+    """Size of a cluster of anomalous surface probes from which a frame is occluded."""
     motion: float = 6.0
     """Mean absolute grey difference to the previous frame above which the board moves."""
     peg_share: float = 0.3
@@ -145,7 +144,7 @@ class Calibration:
         Raises:
             Nothing.
         """
-        return {
+        doc = {
             "format": FORMAT, "version": self.version,
             "image_size": list(self.image_size),
             "quad": [list(p) for p in self.quad],
@@ -156,6 +155,9 @@ class Calibration:
             "thresholds": asdict(self.thresholds),
             "profile": asdict(self.profile),
         }
+        # tuples become lists, exactly as a JSON file reads back
+        data: dict[str, Any] = json.loads(json.dumps(doc))
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> Calibration:
@@ -186,7 +188,7 @@ class Calibration:
                 matrix = [_numbers(r, "lens.matrix row", 3) for r in _list(ld["matrix"],
                                                                              "lens.matrix", 3)]
                 dist = _numbers(ld["dist"], "lens.dist", None)
-                lens = Lens(matrix=tuple(tuple(r) for r in matrix), dist=tuple(dist),
+                lens = Lens(matrix=tuple((r[0], r[1], r[2]) for r in matrix), dist=tuple(dist),
                             rms=float(ld.get("rms", 0.0)))
             thresholds = Thresholds(**{k: type(getattr(Thresholds(), k))(v) for k, v in
                                        _dict(data.get("thresholds", {}), "thresholds").items()
@@ -310,13 +312,17 @@ def _rgb(v: Any, name: str) -> RGB:
     return (r, g, b)
 
 
+_PLURAL = {"rail_samples", "slots", "rings", "jeton_empty", "flag_empty", "surface"}
+
+
 def _profile(d: dict[str, Any]) -> ColourProfile:
     values: dict[str, Any] = {}
     for f in fields(ColourProfile):
         if f.name not in d:
             raise CalibrationError(f"calibration profile lacks {f.name!r}")
         v = d[f.name]
-        if isinstance(v, list) and v and isinstance(v[0], list):
+        if f.name in _PLURAL:
+            _list(v, f"profile.{f.name}", None)
             values[f.name] = tuple(_rgb(x, f"profile.{f.name}") for x in v)
         else:
             values[f.name] = _rgb(v, f"profile.{f.name}")

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 import numpy.typing as npt
-
 from tablier.calibration.calibration import Calibration, CalibrationError, Lens, Thresholds
 from tablier.calibration.geometry import JETON_SPOTS, BoardGeometry
 from tablier.calibration.layout import SampleLayout
@@ -60,7 +59,10 @@ def calibrate_frame(frame: Image, *, corners: Sequence[Sequence[float]] | None =
     draft = Calibration(image_size=(w, h), quad=((0.0, 0.0),) * 4,
                         profile=Calibration.example().profile, geometry=g, scale=scale, lens=lens,
                         markers=corners is None, thresholds=thresholds or Thresholds())
-    cfg = VisionConfig.from_calibration(draft)
+    # NOTE: the draft's profile is a placeholder, so its config is built without the check.
+    from tablier.calibration.markers import MarkerFinder
+    cfg = VisionConfig(calibration=draft, layout=SampleLayout.build(g, scale),
+                       finder=MarkerFinder())
     try:
         if corners is None:
             quad = locate_board(cfg, frame)
@@ -129,6 +131,4 @@ def draw_overlay(calibration: Calibration, frame: Image) -> Image:
     for i in range(3):
         ring(g.jeton_center(Color.WHITE, 0, i), g.jeton_diameter / 2, (255, 160, 0))
     ring(g.pavillon_hole(), g.hole_diameter / 2, (255, 0, 0))
-    layout = SampleLayout.build(g, calibration.scale)
-    del layout
     return out

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-
 from tablier.engine import Color
 
 FloatArray = npt.NDArray[np.float64]
@@ -76,7 +75,7 @@ class BoardGeometry:
     @property
     def size(self) -> tuple[float, float]:
         """Outer width and height of the board, mm."""
-        x0, y0, x1, y1 = self.surface
+        _x0, _y0, x1, y1 = self.surface
         return (x1 + self.rail, y1 + self.rail)
 
     @property
@@ -88,7 +87,7 @@ class BoardGeometry:
     @property
     def mid_y(self) -> float:
         """The middle line between the two rows of fields, mm."""
-        x0, y0, x1, y1 = self.surface
+        _x0, y0, _x1, y1 = self.surface
         return (y0 + y1) / 2
 
     # Fields (White's numbering 1..24)
@@ -112,7 +111,7 @@ class BoardGeometry:
         """
         if not 1 <= field <= 24:
             raise ValueError(f"field out of range: {field!r} (expected 1..24)")
-        x0, y0, x1, y1 = self.surface
+        _x0, y0, _x1, y1 = self.surface
         if field <= 12:
             return (self._column_x(field - 1), y1, -1.0)
         return (self._column_x(24 - field), y0, 1.0)
@@ -154,7 +153,7 @@ class BoardGeometry:
         """
         if not 0 <= hole <= 12:
             raise ValueError(f"hole out of range: {hole!r} (expected 0..12)")
-        w, h = self.size
+        _w, h = self.size
         if hole == 0:
             dy = 0.17 * (h - 2 * self.rail)
             y = self.mid_y + (dy if color is Color.WHITE else -dy)

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-
 from tablier.calibration.geometry import JETON_REST, JETON_SPOTS, BoardGeometry
 from tablier.engine import Color
 
@@ -183,7 +182,7 @@ class SampleLayout:
             raise ValueError(f"rectified scale must be 0.3..4 px/mm, not {scale!r}")
         g = geometry
         w, h = g.size
-        shape = (int(round(h * scale)), int(round(w * scale)))
+        shape = (round(h * scale), round(w * scale))
         slot_mm = [c for f in range(1, 25) for c in g.slot_centers(f)]
         slots = Probes.build(slot_mm, 0.3 * g.checker_diameter, scale, shape)
         rings = Probes.build(slot_mm, 0.44 * g.checker_diameter, scale, shape,

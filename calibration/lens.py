@@ -15,7 +15,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import numpy.typing as npt
-
 from tablier.calibration.calibration import CalibrationError, Lens
 
 SQUARES = (7, 5)
@@ -85,7 +84,7 @@ def calibrate_lens(images: Sequence[Image], *, min_views: int = 5) -> Lens:
         corners, ids, _, _ = detector.detectBoard(grey)
         if ids is None or len(ids) < 6:
             continue
-        o, i = board.matchImagePoints(corners, ids)
+        o, i = board.matchImagePoints(corners, ids)  # type: ignore[call-overload]
         obj_pts.append(np.asarray(o, np.float32))
         img_pts.append(np.asarray(i, np.float32))
     if size is None or len(obj_pts) < min_views:

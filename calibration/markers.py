@@ -10,7 +10,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import numpy.typing as npt
-
 from tablier.calibration.geometry import MARKER_IDS, BoardGeometry
 
 ARUCO_DICT = cv2.aruco.DICT_4X4_50
@@ -97,9 +96,10 @@ class MarkerFinder:
             return found
         if found and f < 1.0:
             pts = np.concatenate(list(found.values())).astype(np.float32).reshape(-1, 1, 2)
-            win = max(2, int(round(1.5 / f)))
+            win = max(2, round(1.5 / f))
             crit = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 10, 0.05)
-            pts = cv2.cornerSubPix(gray, pts, (win, win), (-1, -1), crit).reshape(-1, 4, 2)
+            pts = np.asarray(cv2.cornerSubPix(gray, pts, (win, win), (-1, -1), crit),
+                             np.float32).reshape(-1, 4, 2)
             for k, i in enumerate(list(found)):
                 found[i] = pts[k].astype(np.float64)
         return found
@@ -124,7 +124,7 @@ def marker_sheet(geometry: BoardGeometry | None = None, *, dpi: int = 300) -> np
     mm = dpi / 25.4
     sheet = np.full((int(297 * mm), int(210 * mm)), 255, np.uint8)
     dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
-    side = int(round(g.marker_size * mm))
+    side = round(g.marker_size * mm)
     names = ("top-left", "top-right", "bottom-right", "bottom-left")
     for k, mid in enumerate(MARKER_IDS):
         col, row = k % 2, k // 2

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-
 from tablier.calibration.calibration import CalibrationError, ColourProfile
 from tablier.calibration.layout import SampleLayout
 
@@ -91,4 +90,4 @@ def _empty_surface(layout: SampleLayout, flat: Image) -> npt.NDArray[np.float64]
     rows, cols = layout.surface_grid
     surf = layout.surface.means(flat).astype(np.float64).reshape(rows, cols, 3)
     surf[:, 0:2] = surf[:, 4:6]
-    return surf.reshape(-1, 3)
+    return np.asarray(surf.reshape(-1, 3), np.float64)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import numpy.typing as npt
-
 from tablier.engine import Color
 from tablier.vision.board import BoardQuad, project
 from tablier.vision.recognizer import Observation, Recognizer

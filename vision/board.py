@@ -16,8 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import numpy.typing as npt
-
-from tablier.calibration.calibration import Calibration
+from tablier.calibration.calibration import Calibration, CalibrationError
 from tablier.calibration.geometry import MARKER_IDS
 from tablier.calibration.layout import SampleLayout
 from tablier.calibration.markers import MarkerFinder
@@ -49,11 +48,21 @@ class VisionConfig:
             The config.
 
         Raises:
-            ValueError: if the calibration's scale cannot be used.
+            CalibrationError: if the profile does not fit this layout (a stale calibration).
         """
-        return cls(calibration=calibration,
-                   layout=SampleLayout.build(calibration.geometry, calibration.scale),
-                   finder=MarkerFinder())
+        layout = SampleLayout.build(calibration.geometry, calibration.scale)
+        p = calibration.profile
+        for name, have, need in (("slots", len(p.slots), len(layout.slots.index)),
+                                 ("rings", len(p.rings), len(layout.rings.index)),
+                                 ("rail_samples", len(p.rail_samples), len(layout.rail.index)),
+                                 ("surface", len(p.surface), len(layout.surface.index)),
+                                 ("jeton_empty", len(p.jeton_empty), len(layout.jetons.index)),
+                                 ("flag_empty", len(p.flag_empty), len(layout.flags.index))):
+            if have != need:
+                raise CalibrationError(f"calibration profile has {have} {name} colours where "
+                                       f"this tablier reads {need}: the calibration is stale, "
+                                       "run tablier calibrate board again")
+        return cls(calibration=calibration, layout=layout, finder=MarkerFinder())
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,7 +136,7 @@ def project(cfg: VisionConfig, quad: BoardQuad, mm: npt.ArrayLike) -> npt.NDArra
     """
     pts = np.asarray(mm, np.float64).reshape(-1, 1, 2)
     und = cv2.perspectiveTransform(pts, quad.homography).reshape(-1, 2)
-    return _distort(cfg, und)
+    return _distort(cfg, np.asarray(und, np.float64))
 
 
 def unproject(cfg: VisionConfig, quad: BoardQuad, px: npt.ArrayLike) -> npt.NDArray[np.float64]:
@@ -223,8 +232,8 @@ def locate_board(cfg: VisionConfig, image: Image, *, previous: BoardQuad | None 
         dst = _undistort(cfg, np.concatenate(list(found.values())))
         h, _ = cv2.findHomography(src, dst, 0)
         if h is not None:
-            outer = _distort(cfg, cv2.perspectiveTransform(g.corners.reshape(-1, 1, 2), h
-                                                           ).reshape(-1, 2))
+            corners = cv2.perspectiveTransform(g.corners.reshape(-1, 1, 2), h)
+            outer = _distort(cfg, np.asarray(corners, np.float64).reshape(-1, 2))
             return BoardQuad(homography=np.asarray(h, np.float64),
                              quad=tuple((float(x), float(y)) for x, y in outer),
                              markers=tuple(sorted(found)), source="markers")
@@ -233,7 +242,11 @@ def locate_board(cfg: VisionConfig, image: Image, *, previous: BoardQuad | None 
                          markers=tuple(sorted(found)), source="previous")
     if cfg.calibration.markers and len(found) < 2:
         raise BoardNotFoundError(f"no board in the frame: {len(found)} of 4 corner markers seen")
-    q = quad_from_corners(cfg, cfg.calibration.quad, "calibration")
+    try:
+        q = quad_from_corners(cfg, cfg.calibration.quad, "calibration")
+    except BoardNotFoundError:
+        raise BoardNotFoundError(f"no board in the frame: {len(found)} of 4 corner markers "
+                                 "seen") from None
     return BoardQuad(homography=q.homography, quad=q.quad, markers=tuple(sorted(found)),
                      source="calibration")
 
@@ -266,7 +279,7 @@ def rectify(cfg: VisionConfig, image: Image, quad: BoardQuad) -> Image:
     xx, yy = np.meshgrid(gx, gy)
     grid = np.stack([xx, yy], axis=-1).reshape(-1, 1, 2)
     und = cv2.perspectiveTransform(grid, m).reshape(-1, 2)
-    src = _distort(cfg, und).reshape(len(gy), len(gx), 2).astype(np.float32)
+    src = _distort(cfg, np.asarray(und, np.float64)).reshape(len(gy), len(gx), 2).astype(np.float32)
     big = (len(gx) * step, len(gy) * step)
     off = (step - 1) / 2
     shift = np.array([[1.0, 0.0, off], [0.0, 1.0, off]])

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-
 from tablier.calibration.geometry import white_field
 from tablier.engine import Color
 from tablier.vision.board import VisionConfig

@@ -70,7 +70,10 @@ class Report:
             lines.append(f"{name:<26}{t.correct:>9}{t.total:>8}{acc:>10}")
         lines.append("")
         lines.append(f"{'stage':<26}{'median ms':>10}{'p90 ms':>9}{'frames':>8}")
-        for stage, values in self.timings.items():
+        order = ["locate", "rectify", "occlusion", "dice", "dames", "marks", "total"]
+        stages = sorted(self.timings, key=lambda k: order.index(k) if k in order else 99)
+        for stage in stages:
+            values = self.timings[stage]
             v = sorted(values)
             p90 = v[min(len(v) - 1, int(0.9 * len(v)))]
             lines.append(f"{stage:<26}{statistics.median(v):>10.2f}{p90:>9.2f}{len(v):>8}")

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from tablier.calibration.geometry import BoardGeometry
 from tablier.engine import Color, Dice, Marks, Position, legal_moves, totals
 from tablier.vision.render import (

@@ -7,7 +7,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import numpy.typing as npt
-
 from tablier.vision.errors import BadFrameError
 
 Image = npt.NDArray[np.uint8]

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-
 from tablier.engine import Color, Marks, Pavillon, PlayerMarks
 from tablier.vision.board import VisionConfig
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 import numpy.typing as npt
-
 from tablier.vision.board import VisionConfig
 
 Image = npt.NDArray[np.uint8]
@@ -30,7 +29,7 @@ class OcclusionReading:
     occluded: bool
     """True when a hand, arm or cup covers part of the board."""
     rail_anomalies: int
-    """Rail probes that do not look like the rail."""
+    """Size of the largest group of neighbouring rail probes that do not look like the rail."""
     surface_anomalies: int
     """Size of the largest cluster of surface probes that match no known colour."""
     motion: float | None
@@ -44,6 +43,24 @@ class OcclusionReading:
                 "surface_anomalies": self.surface_anomalies,
                 "motion": None if self.motion is None else round(self.motion, 2),
                 "moving": self.moving}
+
+
+def _largest_cluster(points: npt.NDArray[np.float64], reach: float) -> int:
+    """Size of the largest group of points linked by steps shorter than ``reach``."""
+    n = len(points)
+    if n < 2:
+        return n
+    d = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    for i, j in zip(*np.nonzero(np.triu(d < reach, 1))):
+        parent[root(int(i))] = root(int(j))
+    return int(np.bincount([root(i) for i in range(n)]).max())
 
 
 def thumbnail(rectified: Image, gain: F32) -> npt.NDArray[np.float32]:
@@ -100,17 +117,17 @@ def detect_occlusion(cfg: VisionConfig, rectified: Image, *, gain: F32,
     if len(dice):
         bad_rail &= ~layout.rail.near(dice, radius).any(axis=1)
         bad_surf &= ~layout.surface.near(dice, radius).any(axis=1)
-    n_rail = int(bad_rail.sum())
+    n_rail = _largest_cluster(layout.rail.mm[bad_rail], 13.0)
     grid = bad_surf.reshape(layout.surface_grid).astype(np.uint8)
     n_surf = 0
     if grid.any():
-        count, labels = cv2.connectedComponents(grid, connectivity=8)
+        _count, labels = cv2.connectedComponents(grid, connectivity=8)
         n_surf = int(np.bincount(labels.ravel())[1:].max())
     motion = None
     if previous is not None:
         now = thumb if thumb is not None else thumbnail(rectified, gain)
         if previous.shape == now.shape:
             motion = float(np.abs(now - previous).mean())
-    occluded = n_rail >= th.rail_anomalies or n_surf >= th.surface_anomalies
+    occluded = bool(n_rail >= th.rail_anomalies or n_surf >= th.surface_anomalies)
     return OcclusionReading(occluded=occluded, rail_anomalies=n_rail, surface_anomalies=n_surf,
                             motion=motion, moving=motion is not None and motion > th.motion)

@@ -17,7 +17,6 @@ from typing import Any
 import cv2
 import numpy as np
 import numpy.typing as npt
-
 from tablier.calibration.calibration import Calibration
 from tablier.calibration.geometry import white_field
 from tablier.engine import Color, Dice
@@ -100,12 +99,12 @@ class Observation:
     @property
     def occluded(self) -> bool:
         """True when a hand, arm or cup was over the board (nothing else was read)."""
-        return self.occlusion.occluded
+        return bool(self.occlusion.occluded)
 
     @property
     def moving(self) -> bool:
         """True when the board changed since the previous frame."""
-        return self.occlusion.moving
+        return bool(self.occlusion.moving)
 
     @property
     def still(self) -> bool:
@@ -167,9 +166,7 @@ class Observation:
             color, n = want.get(r.field, (None, 0))
             if n == 0 and r.visible == 0:
                 continue
-            if n == 0 or r.visible == 0:
-                cost += 10
-            elif color is not r.color:
+            if n == 0 or r.visible == 0 or color is not r.color:
                 cost += 10
             elif r.visible > n:
                 cost += 5 * (r.visible - n)
@@ -236,7 +233,8 @@ class Recognizer:
     """Reads calibrated frames; build once per calibration, then call :meth:`recognize`."""
 
     def __init__(self, calibration: Calibration, *, dice_reader: DiceFn | None = None,
-                 dice_scale: float = 5.0, max_dice_candidates: int = 6) -> None:
+                 dice_scale: float = 5.0, dice_zoom: float = 2.0,
+                 max_dice_candidates: int = 4) -> None:
         """Derive the probes and load the dice reader.
 
         Args:
@@ -246,16 +244,18 @@ class Recognizer:
                 ``tablier.vision.dice`` reader when None.
             dice_scale: pixels per millimetre of the small straightened views around dice
                 candidates given to the dice reader (capped by the camera's own resolution).
+            dice_zoom: views are drawn at this many times the camera's own resolution.
             max_dice_candidates: most places looked at for dice per frame.
 
         Raises:
-            ValueError: if the calibration's scale cannot be used.
+            CalibrationError: if the calibration does not fit this tablier (stale).
         """
         self.calibration = calibration
         self.config = VisionConfig.from_calibration(calibration)
         self._dice = dice_reader if dice_reader is not None else _default_dice_reader()
         self._dice_scale = dice_scale
         self._max_candidates = max_dice_candidates
+        self._dice_zoom = dice_zoom
 
     def _dice_candidates(self, rect: Image, gain: npt.NDArray[np.float32]
                          ) -> list[tuple[float, float]]:
@@ -268,7 +268,7 @@ class Recognizer:
         sub = rect[max(0, y0 - pad):y1 + pad, max(0, x0 - pad):x1 + pad]
         grey = cv2.cvtColor(sub, cv2.COLOR_RGB2GRAY).astype(np.float32) * float(gain.mean())
         white = float(np.mean(self.calibration.profile.white))
-        k = max(3, int(round(6.0 * s)) | 1)
+        k = max(3, round(6.0 * s) | 1)
         closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE,
                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         pips = (((closed - grey) > 0.25 * white) & (closed > 0.8 * white)).astype(np.uint8)
@@ -279,7 +279,7 @@ class Recognizer:
             return []
         _, labels = cv2.connectedComponents(pips)
         small[np.isin(labels, keep)] = 1
-        d = max(3, int(round(11.0 * s)) | 1)
+        d = max(3, round(11.0 * s) | 1)
         blobs = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
         n, _, stats, cents = cv2.connectedComponentsWithStats(blobs)
         order = np.argsort(-stats[1:, cv2.CC_STAT_AREA]) + 1
@@ -294,13 +294,21 @@ class Recognizer:
         g = self.calibration.geometry
         x0, y0, x1, y1 = g.surface
         native = float(np.linalg.norm(np.subtract(quad.quad[1], quad.quad[0]))) / g.size[0]
-        # NOTE: the dice reader wants pips of a few pixels: views are drawn at twice the
-        # camera's own resolution (capped).
-        s = min(self._dice_scale, max(1.0, 2.0 * native))
+        # NOTE: the dice reader wants pips of a few pixels: views are drawn at dice_zoom times
+        # the camera's own resolution (capped by dice_scale).
+        s = min(self._dice_scale, max(1.0, self._dice_zoom * native))
         half = 22.0
         size = int(2 * half * s)
         out: list[DieSighting] = []
-        for cx, cy in self._dice_candidates(rect, gain):
+        cands = self._dice_candidates(rect, gain)
+        if not cands:
+            return ()
+        # NOTE: one call of the dice reader on a mosaic of all the candidate views: its cost
+        # is mostly per call, not per pixel.
+        cols = min(3, len(cands))
+        rows = (len(cands) + cols - 1) // cols
+        mosaic = np.full((rows * size, cols * size, 3), 128, np.uint8)
+        for k, (cx, cy) in enumerate(cands):
             left, top = cx - half, cy - half
             to_mm = np.array([[1 / s, 0, left], [0, 1 / s, top], [0, 0, 1]])
             if self.calibration.lens is None:
@@ -313,21 +321,29 @@ class Recognizer:
                 mm = grid.reshape(-1, 2) / s + np.array([left, top])
                 src = project(self.config, quad, mm).reshape(size, size, 2).astype(np.float32)
                 view = cv2.remap(image, src[..., 0], src[..., 1], cv2.INTER_LINEAR)
-            for d in self._dice(np.asarray(view, np.uint8)):
-                c_mm = (float(d.center[0]) / s + left, float(d.center[1]) / s + top)
-                if abs(c_mm[0] - cx) > 12 or abs(c_mm[1] - cy) > 12:
-                    continue
-                if any(np.hypot(c_mm[0] - o.center_mm[0], c_mm[1] - o.center_mm[1]) < 8
-                       for o in out):
-                    continue
-                c_px = project(self.config, quad, [c_mm])[0]
-                reason, value = d.reason, d.value
-                inside = x0 <= c_mm[0] <= x1 and y0 <= c_mm[1] <= y1
-                if not inside and value is not None:
-                    value, reason = None, "off_board"
-                out.append(DieSighting(value=value, center=(float(c_px[0]), float(c_px[1])),
-                                       center_mm=c_mm, size=float(d.size) / s * native,
-                                       confidence=float(d.confidence), reason=reason))
+            r, c = divmod(k, cols)
+            mosaic[r * size:(r + 1) * size, c * size:(c + 1) * size] = view
+        for d in self._dice(mosaic):
+            c, r = int(d.center[0] // size), int(d.center[1] // size)
+            k = r * cols + c
+            if not 0 <= c < cols or k >= len(cands):
+                continue
+            cx, cy = cands[k]
+            c_mm = ((float(d.center[0]) - c * size) / s + cx - half,
+                    (float(d.center[1]) - r * size) / s + cy - half)
+            if abs(c_mm[0] - cx) > 12 or abs(c_mm[1] - cy) > 12:
+                continue
+            if any(np.hypot(c_mm[0] - o.center_mm[0], c_mm[1] - o.center_mm[1]) < 8
+                   for o in out):
+                continue
+            c_px = project(self.config, quad, [c_mm])[0]
+            reason, value = d.reason, d.value
+            inside = x0 <= c_mm[0] <= x1 and y0 <= c_mm[1] <= y1
+            if not inside and value is not None:
+                value, reason = None, "off_board"
+            out.append(DieSighting(value=value, center=(float(c_px[0]), float(c_px[1])),
+                                   center_mm=c_mm, size=float(d.size) / s * native,
+                                   confidence=float(d.confidence), reason=reason))
         return tuple(out)
 
     def recognize(self, frame: Image, *, previous: Observation | None = None) -> Observation:
@@ -431,4 +447,4 @@ class Recognizer:
         """
         q = BoardQuad(homography=observation.homography, quad=observation.quad,
                       markers=observation.markers, source=observation.board_source)
-        return unproject(self.config, q, points)
+        return np.asarray(unproject(self.config, q, points), np.float64)

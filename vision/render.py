@@ -29,7 +29,6 @@ from typing import Any
 import cv2
 import numpy as np
 import numpy.typing as npt
-
 from tablier.calibration.geometry import (
     JETON_REST,
     MARKER_IDS,
@@ -221,6 +220,8 @@ class Camera:
         coord = pts[:, axis] / (np.abs(pts[:, axis]).max() + 1e-9)
         pts = pts * (1.0 + sign * tilt * coord / 2)[:, None]
         span = pts.max(axis=0) - pts.min(axis=0)
+        fit = min(1.0, (width * 0.96) / span[0], (height * 0.96) / span[1])
+        pts, span = pts * fit, span * fit
         room = np.array([width, height]) - span
         centre = np.array([width / 2, height / 2]) + rng.uniform(-0.4, 0.4, 2) * np.maximum(room, 0) / 2
         pts = pts - (pts.max(axis=0) + pts.min(axis=0)) / 2 + centre
@@ -327,6 +328,17 @@ def _default_marks() -> Marks:
     return Marks.from_scores(Score(), Score())
 
 
+def _die_place(rng: np.random.Generator, g: BoardGeometry,
+               taken: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """A random place on the playing surface, off the bridge and clear of other dice, mm."""
+    x0, y0, x1, y1 = g.surface
+    bar = x0 + 6 * g.field_width + g.bar / 2
+    while True:
+        c = (float(rng.uniform(x0 + 15, x1 - 15)), float(rng.uniform(y0 + 15, y1 - 15)))
+        if all(math.dist(c, t) > 30 for t in taken) and abs(c[0] - bar) > 25:
+            return c
+
+
 def random_scene(rng: np.random.Generator, *, dice: bool = True,
                  occluder_rate: float = 0.0) -> Scene:
     """A random mid-game board: 15 dames a side spread over plausible fields.
@@ -405,16 +417,16 @@ class _Painter:
         self.img[:] = background
 
     def px(self, p: tuple[float, float]) -> tuple[int, int]:
-        return (int(round((p[0] + self.origin) * self.s * _ONE)),
-                int(round((p[1] + self.origin) * self.s * _ONE)))
+        return (round((p[0] + self.origin) * self.s * _ONE),
+                round((p[1] + self.origin) * self.s * _ONE))
 
     def pts(self, poly: npt.ArrayLike) -> npt.NDArray[np.int32]:
         arr = (np.asarray(poly, np.float64) + self.origin) * self.s * _ONE
         return np.round(arr).astype(np.int32).reshape(-1, 1, 2)
 
     def circle(self, c: tuple[float, float], r: float, color: RGB, thickness: float = -1) -> None:
-        t = -1 if thickness < 0 else max(1, int(round(thickness * self.s)))
-        cv2.circle(self.img, self.px(c), int(round(r * self.s * _ONE)), color, t,
+        t = -1 if thickness < 0 else max(1, round(thickness * self.s))
+        cv2.circle(self.img, self.px(c), round(r * self.s * _ONE), color, t,
                    cv2.LINE_AA, _SHIFT)
 
     def poly(self, poly: npt.ArrayLike, color: RGB) -> None:
@@ -478,7 +490,7 @@ def _draw_board(p: _Painter, style: BoardStyle) -> None:
         pad = (g.rail - 1.0) / 2
         p.rect(cx - pad, cy - pad, cx + pad, cy + pad, (242, 242, 238))
         side = g.marker_size
-        n = max(6, int(round(side * p.s)))
+        n = max(6, round(side * p.s))
         marker = cv2.aruco.generateImageMarker(dictionary, mid, n)
         a, b = p.px((cx - side / 2, cy - side / 2))
         a, b = a // _ONE, b // _ONE
@@ -604,7 +616,8 @@ def _die_renderer() -> Callable[..., Any]:
         module = importlib.import_module("tablier.vision.render_dice")
     except ImportError:
         return _placeholder_die
-    return getattr(module, "render_die", _placeholder_die)  # type: ignore[no-any-return]
+    fn: Callable[..., Any] = getattr(module, "render_die", _placeholder_die)
+    return fn
 
 
 def _draw_dice(p: _Painter, dice: Sequence[DieSpec]) -> list[dict[str, Any]]:
@@ -672,8 +685,9 @@ def _look(texture: Image, camera: Camera, geometry: BoardGeometry, scale: float,
     grid = np.stack([xx, yy], axis=-1).reshape(-1, 1, 2)
     if camera.k1 or camera.k2:
         k = camera.matrix
-        grid = cv2.undistortPoints(grid, k, camera.dist, None, None, k,
-                                       (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-3))
+        crit = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-3)
+        grid = np.asarray(cv2.undistortPoints(grid, k, camera.dist, None, None, k, crit),
+                          np.float64)
     inv = np.linalg.inv(camera.homography(geometry))
     mm = cv2.perspectiveTransform(grid.astype(np.float64), inv).reshape(len(gy), len(gx), 2)
     tex = ((mm + _MARGIN_MM) * scale).astype(np.float32)
@@ -695,7 +709,7 @@ def _expose(frame: Image, light: Lighting, rng: np.random.Generator) -> Image:
     h, w = frame.shape[:2]
     img = frame.astype(np.float32)
     if light.blur > 0.05:
-        img = cv2.GaussianBlur(img, (0, 0), light.blur)
+        img = np.asarray(cv2.GaussianBlur(img, (0, 0), light.blur), np.float32)
     xs = np.linspace(-0.5, 0.5, w, dtype=np.float32)
     ys = np.linspace(-0.5, 0.5, h, dtype=np.float32) * (h / w)
     ramp = 1.0 + light.gradient[0] * xs[None, :] + light.gradient[1] * ys[:, None]
@@ -703,7 +717,7 @@ def _expose(frame: Image, light: Lighting, rng: np.random.Generator) -> Image:
     img = img * ramp[..., None] * gain[None, None, :]
     if light.noise > 0:
         img += rng.normal(0.0, light.noise, img.shape).astype(np.float32)
-    return np.clip(img, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(img, 0, 255), np.uint8)
 
 
 @dataclass(frozen=True)
@@ -768,7 +782,9 @@ def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camer
     if not ok:  # pragma: no cover - OpenCV always encodes a valid array
         raise RuntimeError("JPEG encoding failed")
     jpeg = buf.tobytes()
-    image = cv2.cvtColor(cv2.imdecode(buf, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    assert decoded is not None
+    image = np.asarray(cv2.cvtColor(decoded, cv2.COLOR_BGR2RGB), np.uint8)
     for d in dice:
         c = camera.project(g, [d["center_mm"]])[0]
         d["center"] = [round(float(c[0]), 2), round(float(c[1]), 2)]
@@ -847,20 +863,16 @@ def render_game(steps: Sequence[GameStep], *, seed: int = 0, width: int = 820,
     light = Lighting.random(rng)
     light = replace(light, blur=min(light.blur, 0.8), noise=min(light.noise, 3.0),
                     jpeg_quality=max(light.jpeg_quality, 80))
-    x0, y0, x1, y1 = g.surface
     dice_specs: tuple[DieSpec, ...] = ()
     last_dice: tuple[int, int] | None = None
     for index, step in enumerate(steps):
         if step.dice is not None and step.dice != last_dice or (step.dice and not dice_specs):
-            dice_specs = ()
             assert step.dice is not None
+            placed: list[DieSpec] = []
             for v in step.dice:
-                while True:
-                    c = (float(rng.uniform(x0 + 15, x1 - 15)), float(rng.uniform(y0 + 15, y1 - 15)))
-                    if all(math.dist(c, s.center) > 30 for s in dice_specs) and \
-                            abs(c[0] - (x0 + 6 * g.field_width + g.bar / 2)) > 25:
-                        break
-                dice_specs += (DieSpec(value=v, center=c, rotation=float(rng.uniform(0, 90))),)
+                c = _die_place(rng, g, [spec.center for spec in placed])
+                placed.append(DieSpec(value=v, center=c, rotation=float(rng.uniform(0, 90))))
+            dice_specs = tuple(placed)
         if step.dice is None:
             dice_specs = ()
         last_dice = step.dice

@@ -7,7 +7,7 @@ The one public drawing function, kept stable because the board renderer calls it
                pip_rgb=(24, 22, 20), light_rgb=(255, 255, 255),
                light_direction=(-0.35, -0.45, 0.82), ambient=0.55, shadow=0.45,
                pip_radius=0.09, pip_spacing=0.27, corner_radius=0.14,
-               cocked_limit=12.0) -> DieTruth
+               cocked_limit=12.0, lean=(0.0, 0.0)) -> DieTruth
 
 ``canvas`` is an HxWx3 uint8 RGB array, changed in place. The die is a cube with rounded edges
 and corners, seen by an orthographic camera tilted ``view_tilt`` degrees from the vertical, with
@@ -20,9 +20,9 @@ face (or ``None`` with a ``reason`` when the throw is bad: ``"cocked"``, ``"on_d
 ``"out_of_view"``), the image position of the upward face's centre, the size, the projected
 outline of the top face and of the whole die.
 
-Run as a module to write a rendered dice set with its truth::
+Run as a module to regenerate the rendered dice sets with their truth::
 
-    python -m tablier.vision.render_dice OUT_DIR --seed 1 --count 40
+    python -m tablier.vision.render_dice fixtures/dice/rendered
 """
 
 from __future__ import annotations
@@ -161,6 +161,7 @@ def render_die(
     pip_spacing: float = 0.27,
     corner_radius: float = 0.14,
     cocked_limit: float = 12.0,
+    lean: tuple[float, float] = (0.0, 0.0),
 ) -> DieTruth:
     """Draw one die onto ``canvas`` (in place) and return its ground truth.
 
@@ -190,6 +191,10 @@ def render_die(
         pip_spacing: distance of the outer pips from the face centre, fraction of ``size``.
         corner_radius: rounding of the edges, fraction of ``size``.
         cocked_limit: tilt in degrees from which the die counts as cocked.
+        lean: image shift (x, y) per pixel of height above the ground: a pinhole camera whose
+            image plane is parallel to the board, at height H (pixels) above the point N of
+            the image, sees a die at p with ``lean = (p - N) / H`` (its top drawn outward,
+            the side faces that face N showing). Added to the ``view_tilt`` projection.
 
     Returns:
         The :class:`DieTruth` of what was drawn.
@@ -224,9 +229,11 @@ def render_die(
     lift = elevation - float(corners[:, 2].min())
     offset = np.array([0.0, 0.0, lift])
 
+    shear = np.array(lean, dtype=np.float64)
+
     def project(points: NDArray[np.float64]) -> NDArray[np.float64]:
         cam = (view @ points.T).T
-        return cam[:, :2] + np.array(center, dtype=np.float64)
+        return cam[:, :2] + points[:, 2:3] * shear[None, :] + np.array(center, dtype=np.float64)
 
     light = np.array(light_direction, dtype=np.float64)
     light = light / (np.linalg.norm(light) or 1.0)
@@ -234,11 +241,16 @@ def render_die(
 
     # Faces: world normal, right vector, visibility, shade.
     faces = []
+    # Direction toward the camera, for each face's visibility: the view rotation's z axis,
+    # tipped by the lean (a pinhole's ray).
+    to_camera = view.T @ np.array([0.0, 0.0, 1.0])
+    to_camera = to_camera - np.array([shear[0], shear[1], 0.0])
+    to_camera /= np.linalg.norm(to_camera)
     for face_value, normal in _FACE_NORMALS.items():
         n_world = pose @ np.array(normal)
         r_world = pose @ np.array(_FACE_RIGHT[face_value])
         d_world = np.cross(n_world, r_world)
-        facing = float((view @ n_world)[2])
+        facing = float(n_world @ to_camera)
         lambert = max(0.0, float(n_world @ light))
         shade = ambient + (1.0 - ambient) * lambert
         faces.append((face_value, n_world, r_world, d_world, facing, shade))
@@ -369,8 +381,215 @@ def _reason(tilt: float, elevation: float, size: float, quad: NDArray[np.float64
     return None
 
 
+SETS: dict[str, tuple[int, int]] = {"tune": (1000, 150), "measure": (2000, 160)}
+"""Rendered dice sets (480x360 JPEG): name -> (first seed, number of frames); frame i uses
+seed first + i. Thresholds are chosen on "tune" only; "measure" reports accuracy."""
+
+
+def _background(rng: np.random.Generator, width: int, height: int) -> NDArray[np.uint8]:
+    """A wooden or felt surface, HxWx3 uint8 RGB."""
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    if rng.random() < 0.65:
+        # Wood: stripes along a random direction, warped, two tones.
+        base = np.array(rng.choice([(196, 160, 118), (222, 196, 160), (150, 104, 66),
+                                    (230, 214, 180), (120, 80, 50)]), dtype=np.float32)
+        ang = rng.uniform(0, math.pi)
+        u = xx * math.cos(ang) + yy * math.sin(ang)
+        v = -xx * math.sin(ang) + yy * math.cos(ang)
+        period = rng.uniform(10, 30)
+        warp = 6 * np.sin(v / rng.uniform(40, 120) + rng.uniform(0, 6))
+        grain = 0.5 + 0.5 * np.sin((u + warp) * 2 * math.pi / period)
+        shade = 1.0 - rng.uniform(0.05, 0.16) * grain ** 3
+        img = base[None, None, :] * shade[:, :, None]
+    else:
+        base = np.array(rng.choice([(40, 100, 60), (30, 70, 45), (120, 30, 35),
+                                    (35, 55, 110), (90, 70, 50)]), dtype=np.float32)
+        img = np.broadcast_to(base, (height, width, 3)).astype(np.float32)
+    img = img + rng.normal(0, 3.0, size=(height, width, 1)).astype(np.float32)
+    return np.ascontiguousarray(np.clip(img, 0, 255), dtype=np.uint8)
+
+
+def _dame(canvas: NDArray[np.uint8], rng: np.random.Generator, center: tuple[float, float],
+          radius: float) -> None:
+    """A flat round dame (checker) with a rim, drawn in place."""
+    colour = rng.choice([(30, 26, 24), (235, 228, 210), (150, 30, 30)])
+    c = (round(center[0] * 16), round(center[1] * 16))
+    cv2.circle(canvas, c, round(radius * 16), tuple(int(x) for x in colour), -1,
+               cv2.LINE_AA, shift=4)
+    rim = tuple(int(x * 0.8) for x in colour)
+    cv2.circle(canvas, c, round(radius * 0.8 * 16), rim, max(1, round(radius * 0.06)),
+               cv2.LINE_AA, shift=4)
+
+
+FOCAL = 0.85
+"""Focal length of the rendered scenes' camera, as a share of the frame's longer side."""
+
+
+def _move_truth(truth: DieTruth, hom: NDArray[np.float64], width: int,
+                height: int) -> DieTruth:
+    """The truth of a die drawn on the board plane, seen through the homography ``hom``."""
+
+    def move(pts: Sequence[tuple[float, float]]) -> NDArray[np.float64]:
+        a = np.asarray(pts, dtype=np.float64).reshape(-1, 1, 2)
+        return np.asarray(cv2.perspectiveTransform(a, hom), dtype=np.float64).reshape(-1, 2)
+
+    quad = move(truth.top_face)
+    centre = move([truth.center])[0]
+    side = float(np.sqrt(abs(cv2.contourArea(quad.astype(np.float32)))))
+    inside = bool(((quad[:, 0] >= 0) & (quad[:, 0] <= width - 1) & (quad[:, 1] >= 0)
+                   & (quad[:, 1] <= height - 1)).all())
+    reason = truth.reason if truth.reason or inside else "out_of_view"
+    return DieTruth(
+        value=None if reason else truth.value, top_value=truth.top_value,
+        center=(round(float(centre[0]), 2), round(float(centre[1]), 2)),
+        size=round(side, 2),
+        top_face=tuple((round(float(x), 2), round(float(y), 2)) for x, y in quad),
+        outline=tuple((round(float(x), 2), round(float(y), 2)) for x, y in move(truth.outline)),
+        tilt=truth.tilt, reason=reason)
+
+
+def render_scene(rng: np.random.Generator, *, width: int = 640, height: int = 480,
+                 allow_bad: bool = True) -> tuple[NDArray[np.uint8], list[DieTruth]]:
+    """Render a photograph-like frame of dice on a surface, with its truth.
+
+    The scene is drawn on the board plane as a pinhole camera straight above would see it
+    (each die leaning outward by its distance from the centre), then the camera is tilted up
+    to 30 degrees (a homography). The light, its colour, the dice' size, colours and poses, a
+    few dames, blur and noise are drawn from ``rng``. Sometimes (``allow_bad``) one die is
+    cocked 22..40 degrees or lies half out of the frame. JPEG compression is left to the
+    caller.
+
+    Args:
+        rng: the random generator (seed it for a reproducible frame).
+        width: frame width in pixels.
+        height: frame height in pixels.
+        allow_bad: whether bad throws (cocked, out of view) may be drawn.
+
+    Returns:
+        (HxWx3 uint8 RGB frame, truth of every die drawn, in frame pixels).
+
+    Raises:
+        ValueError: if the frame is smaller than 64x64.
+    """
+    if width < 64 or height < 64:
+        raise ValueError(f"frame too small: {width}x{height}")
+    focal = FOCAL * max(width, height)
+    big_w, big_h = int(width * 2.4), int(height * 2.4)
+    canvas = _background(rng, big_w, big_h)
+    # Camera: K_out R K_big^-1 takes the board plane (big canvas) to the frame.
+    tilt = float(rng.uniform(0, 30))
+    azimuth = float(rng.uniform(0, 2 * math.pi))
+    k_big = np.array([[focal, 0.0, big_w / 2], [0.0, focal, big_h / 2], [0.0, 0.0, 1.0]])
+    k_out = np.array([[focal, 0.0, width / 2], [0.0, focal, height / 2], [0.0, 0.0, 1.0]])
+    rot = _rotation(np.array([math.cos(azimuth), math.sin(azimuth), 0.0]), math.radians(tilt))
+    hom = k_out @ rot @ np.linalg.inv(k_big)
+    back = np.linalg.inv(hom)
+
+    def to_board(p: tuple[float, float]) -> tuple[float, float]:
+        q = back @ np.array([p[0], p[1], 1.0])
+        return float(q[0] / q[2]), float(q[1] / q[2])
+
+    scale = min(width, height) / 480.0
+    size = float(rng.uniform(38, 80)) * scale
+    el = math.radians(rng.uniform(40, 80))
+    az = rng.uniform(0, 2 * math.pi)
+    light = (math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el))
+    tint = rng.choice([(255, 255, 255), (255, 236, 205), (228, 236, 255), (255, 245, 230)])
+    body = rng.choice([(238, 234, 222), (246, 244, 238), (232, 222, 196), (226, 226, 220)])
+    pip = rng.choice([(22, 20, 18), (30, 30, 34), (40, 14, 14), (16, 24, 60)])
+    count = int(rng.choice([1, 2, 2, 2, 2, 3]))
+    # Places in the frame, apart from each other (one may be pushed to the edge).
+    places: list[tuple[float, float]] = []
+    margin = size * 1.1
+    for _ in range(200):
+        if len(places) == count:
+            break
+        p = (float(rng.uniform(margin, width - margin)),
+             float(rng.uniform(margin, height - margin)))
+        if all(math.hypot(p[0] - q[0], p[1] - q[1]) > 1.9 * size for q in places):
+            places.append(p)
+    bad = int(rng.integers(len(places))) if allow_bad and rng.random() < 0.12 else -1
+    out_of_view = bad >= 0 and rng.random() < 0.3
+    board_places = [to_board(p) for p in places]
+    # Dames around, never under a die.
+    for _ in range(int(rng.integers(0, 4))):
+        d = to_board((float(rng.uniform(0, width)), float(rng.uniform(0, height))))
+        r = size * float(rng.uniform(0.7, 0.95))
+        if all(math.hypot(d[0] - q[0], d[1] - q[1]) > r + 1.2 * size for q in board_places):
+            _dame(canvas, rng, d, r)
+    truths = []
+    for k, place in enumerate(places):
+        cocked = 0.0
+        if k == bad and out_of_view:
+            side = int(rng.integers(4))
+            place = ((0.0, place[1]), (width - 1.0, place[1]), (place[0], 0.0),
+                     (place[0], height - 1.0))[side]
+        elif k == bad:
+            cocked = float(rng.uniform(22, 40))
+        at = to_board(place)
+        truth = render_die(
+            canvas, value=int(rng.integers(1, 7)), center=at,
+            size=size * float(rng.uniform(0.96, 1.04)), rotation=float(rng.uniform(0, 90)),
+            cocked=cocked, cock_direction=float(rng.uniform(0, 360)),
+            lean=((at[0] - big_w / 2) / focal, (at[1] - big_h / 2) / focal),
+            body_rgb=tuple(int(x) for x in body),  # type: ignore[arg-type]
+            pip_rgb=tuple(int(x) for x in pip),  # type: ignore[arg-type]
+            light_rgb=tuple(int(x) for x in tint),  # type: ignore[arg-type]
+            light_direction=light, ambient=float(rng.uniform(0.45, 0.7)),
+            shadow=float(rng.uniform(0.2, 0.6)),
+            pip_radius=float(rng.uniform(0.08, 0.1)), pip_spacing=float(rng.uniform(0.24, 0.28)))
+        truths.append(_move_truth(truth, hom, width, height))
+    frame = cv2.warpPerspective(canvas, hom, (width, height), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REFLECT)
+    # Exposure, blur, noise.
+    img = frame.astype(np.float32) * float(rng.uniform(0.75, 1.1))
+    sigma = float(rng.uniform(0.0, 1.0)) * scale
+    if sigma > 0.3:
+        img = np.asarray(cv2.GaussianBlur(img, (0, 0), sigma), dtype=np.float32)
+    img = img + rng.normal(0, rng.uniform(0.5, 5.0), size=img.shape).astype(np.float32)
+    return np.asarray(np.clip(img + 0.5, 0, 255), dtype=np.uint8), truths
+
+
+def write_set(out: Path, first_seed: int, count: int, *, width: int = 640,
+              height: int = 480) -> Path:
+    """Render ``count`` frames (seeds ``first_seed`` ..) as JPEGs plus one ``truth.json``.
+
+    Args:
+        out: the folder to write (created).
+        first_seed: seed of the first frame.
+        count: number of frames.
+        width: frame width.
+        height: frame height.
+
+    Returns:
+        The path of ``truth.json``.
+
+    Raises:
+        OSError: if the folder cannot be written.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    frames = []
+    for i in range(count):
+        seed = first_seed + i
+        rng = np.random.default_rng(seed)
+        image, truths = render_scene(rng, width=width, height=height)
+        quality = int(rng.integers(70, 93))
+        name = f"frame_{seed:05d}.jpg"
+        ok, data = cv2.imencode(".jpg", image[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if not ok:
+            raise OSError(f"cannot encode {name}")
+        (out / name).write_bytes(data.tobytes())
+        frames.append({"image": name, "seed": seed, "jpeg_quality": quality,
+                       "dice": [t.to_json() for t in truths]})
+    path = out / "truth.json"
+    path.write_text(json.dumps({"generator": "python -m tablier.vision.render_dice",
+                                "width": width, "height": height, "frames": frames},
+                               indent=1) + "\n")
+    return path
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Write ``count`` single-die sample images with their truth as JSON (a quick look).
+    """Regenerate the rendered dice sets (or a sample of single dice).
 
     Args:
         argv: command-line arguments without the program name.
@@ -381,22 +600,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     Raises:
         SystemExit: on bad arguments (argparse).
     """
-    parser = argparse.ArgumentParser(prog="python -m tablier.vision.render_dice",
-                                     description="Draw sample dice with their truth.")
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--count", type=int, default=12)
+    parser = argparse.ArgumentParser(
+        prog="python -m tablier.vision.render_dice",
+        description="Write the rendered dice sets: fixtures/dice/rendered/{tune,measure}.")
+    parser.add_argument("out", type=Path, help="folder to write the sets into")
+    parser.add_argument("--set", choices=sorted(SETS), action="append",
+                        help="which set(s) to write (default: all)")
     args = parser.parse_args(argv)
-    rng = np.random.default_rng(args.seed)
-    args.out.mkdir(parents=True, exist_ok=True)
-    for i in range(args.count):
-        canvas = np.full((240, 320, 3), (196, 160, 120), np.uint8)
-        truth = render_die(canvas, value=int(rng.integers(1, 7)), center=(160.0, 130.0),
-                           size=float(rng.uniform(40, 80)), rotation=float(rng.uniform(0, 90)),
-                           view_tilt=float(rng.uniform(0, 35)),
-                           cocked=float(rng.choice([0.0, 25.0])))
-        cv2.imwrite(str(args.out / f"die_{i:03d}.png"), canvas[:, :, ::-1])
-        (args.out / f"die_{i:03d}.json").write_text(json.dumps(truth.to_json()) + "\n")
+    for name in args.set or sorted(SETS):
+        first, count = SETS[name]
+        path = write_set(args.out / name, first, count, width=480, height=360)
+        print(f"wrote {path}")
     return 0
 
 

@@ -60,6 +60,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--size {args.size!r} out of range 64..8000")
     if args.sessions < 1 or args.frames < 1 or not 0 <= args.occluders <= 1:
         raise UsageError("--sessions and --frames must be at least 1, --occluders 0..1")
+    from tablier.calibration.calibration import CalibrationError
+    try:
+        return _render(args, w, h)
+    except CalibrationError as exc:
+        raise UsageError(f"the rendered reference frame could not be calibrated: {exc}"
+                         " (try a larger --size)") from None
+
+
+def _render(args: argparse.Namespace, w: int, h: int) -> int:
     if args.game:
         from tablier.vision.game import write_game
         path = write_game(args.out, seed=args.seed, width=w, height=h, releves=args.releves,

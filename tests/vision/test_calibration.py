@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from tablier.calibration.calibration import VERSION, Calibration, CalibrationError
 from tablier.calibration.flow import calibrate_frame, draw_overlay
 from tablier.calibration.lens import calibrate_lens, charuco_sheet, load_lens, save_lens
@@ -111,7 +110,6 @@ def test_marker_and_charuco_sheets() -> None:
 
 def test_lens_calibration_recovers_a_known_camera(tmp_path: Path) -> None:
     import cv2
-
     from tablier.calibration.lens import charuco_board
     board = charuco_board()
     k = np.array([[600.0, 0, 320], [0, 600.0, 240], [0, 0, 1]])
@@ -142,3 +140,16 @@ def test_lens_calibration_recovers_a_known_camera(tmp_path: Path) -> None:
     assert load_lens(tmp_path / "lens.json") == lens
     with pytest.raises(CalibrationError, match="ChArUco"):
         calibrate_lens(views[:2])
+
+
+def test_a_profile_that_does_not_fit_the_layout_is_stale(tmp_path: Path,
+                                                         small_session: Path) -> None:
+    from tablier.vision.recognizer import Recognizer
+    data = _doc(small_session)
+    profile = data["profile"]
+    assert isinstance(profile, dict)
+    profile["slots"] = profile["slots"][:-5]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="stale"):
+        Recognizer(Calibration.load(path))

@@ -77,3 +77,40 @@ def test_bad_arguments(kwargs: dict[str, float]) -> None:
         render_die(_canvas(), center=(50.0, 50.0), **args)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         render_die(np.zeros((10, 10), np.uint8), value=3, center=(5.0, 5.0), size=5.0)
+
+
+def test_lean_shows_the_side_facing_the_nadir() -> None:
+    # A die right of the camera's nadir leans outward: its top face moves right.
+    flat = render_die(_canvas(), value=3, center=(120.0, 100.0), size=40.0)
+    leaning = render_die(_canvas(), value=3, center=(120.0, 100.0), size=40.0, lean=(0.4, 0.0))
+    assert leaning.center[0] == pytest.approx(flat.center[0] + 0.4 * 40.0, abs=0.05)
+    assert leaning.center[1] == pytest.approx(flat.center[1], abs=0.05)
+    assert leaning.value == 3
+
+
+def test_scene_truth_is_inside_the_frame_and_seeded() -> None:
+    from tablier.vision.render_dice import render_scene
+
+    a, ta = render_scene(np.random.default_rng(7), width=320, height=240)
+    b, tb = render_scene(np.random.default_rng(7), width=320, height=240)
+    assert np.array_equal(a, b) and ta == tb
+    assert a.shape == (240, 320, 3) and len(ta) >= 1
+    for t in ta:
+        assert (t.value is None) == (t.reason is not None)
+        if t.reason is None:
+            assert 0 <= t.center[0] < 320 and 0 <= t.center[1] < 240
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+@pytest.mark.parametrize("rotation", [0.0, 30.0, 62.0])
+def test_reader_reads_rendered_die(value: int, rotation: float) -> None:
+    from tablier.vision.dice import DiceConfig, read_dice
+
+    canvas = _canvas()
+    truth = render_die(canvas, value=value, center=(120.0, 100.0), size=56.0,
+                       rotation=rotation, view_tilt=20.0, view_direction=80.0)
+    reading = read_dice(DiceConfig(), canvas)
+    assert [d.value for d in reading.dice] == [value]
+    die = reading.dice[0]
+    assert abs(die.center[0] - truth.center[0]) < 4 and abs(die.center[1] - truth.center[1]) < 4
+    assert 0.7 * 56 < die.size < 1.3 * 56

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from tablier.calibration.geometry import JETON_SPOTS, BoardGeometry, white_field
 from tablier.engine import Color
 
@@ -33,11 +32,11 @@ def test_talons_are_at_the_left_end_and_corners_at_the_right() -> None:
 
 @pytest.mark.parametrize("color", list(Color))
 def test_holes_run_along_the_own_rail_from_the_talon(color: Color) -> None:
-    w, h = G.size
+    _w, h = G.size
     xs = [G.hole_center(color, k)[0] for k in range(1, 13)]
     assert xs == sorted(xs)
     for k in range(1, 13):
-        x, y = G.hole_center(color, k)
+        _x, y = G.hole_center(color, k)
         assert (y > h - G.rail) if color is Color.WHITE else (y < G.rail)
     assert G.hole_center(color, 0)[0] < G.rail
 
@@ -45,7 +44,7 @@ def test_holes_run_along_the_own_rail_from_the_talon(color: Color) -> None:
 @pytest.mark.parametrize("color", list(Color))
 @pytest.mark.parametrize("spot", JETON_SPOTS)
 def test_jetons_stand_in_the_gap_on_their_side(color: Color, spot: int) -> None:
-    x0, y0, x1, y1 = G.surface
+    x0, _y0, x1, _y1 = G.surface
     for index in (0, 1):
         x, y = G.jeton_center(color, spot, index)
         assert x0 < x < x1

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from tablier.engine import Color
 from tablier.vision.errors import BadFrameError, BoardNotFoundError
 from tablier.vision.evaluate import frames

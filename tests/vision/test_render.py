@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from tablier.calibration.geometry import BoardGeometry
 from tablier.engine import Color
 from tablier.vision.render import Camera, Scene, random_scene, render_frame
