@@ -90,6 +90,8 @@ class ThrowTruth:
     """``{"white": {points, holes, bredouille}, "black": ..., "pavillon"}`` after it."""
     decision: str | None = None
     """``"stay"`` / ``"go"`` after a hole won on this throw."""
+    decision_known: bool = True
+    """False when the truth does not record decisions (then they are not compared)."""
     marks: Mapping[str, Any] | None = None
     """The markers after it: per player ``token_spot``, ``bredouille_token``, ``peg_hole``,
     ``pavillon``, and ``pavillon``."""
@@ -131,6 +133,7 @@ def truth_from_json(records: Iterable[Mapping[str, Any]]) -> list[ThrowTruth]:
             out.append(ThrowTruth(by=str(r["by"]), dice=(int(r["dice"][0]), int(r["dice"][1])),
                                   jans=tuple(sorted(jans)), board=board,
                                   score=r.get("score"), decision=r.get("decision"),
+                                  decision_known="decision" in r,
                                   marks=r.get("marks_after")))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise GameError(f"truth of throw {i + 1} is malformed: {exc!r}") from None
@@ -219,8 +222,6 @@ def journal_throws(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             board = START
         elif kind == "retract" and out:
             flags = out.pop()["flags"]
-            if out:
-                out[-1]["flags"].extend(flags)
             pending_flags = [*flags, f"throw {len(out) + 1}: retract: {e.get('text', '')}"]
             out.append({"by": "", "dice": (), "jans": [], "decision": None, "board": None,
                         "score": None, "flags": pending_flags, "retracted": True})
@@ -278,7 +279,7 @@ def compare(truth: Sequence[ThrowTruth], events: Sequence[Mapping[str, Any]]) ->
             continue
         if tuple(sorted(g["jans"])) != t.jans:
             bad.append(f"throw {n}: jans {sorted(g['jans'])} recorded, {list(t.jans)} owed")
-        if (t.decision or None) != g["decision"]:
+        if t.decision_known and (t.decision or None) != g["decision"]:
             bad.append(f"throw {n}: decision {g['decision']} recorded, {t.decision} made")
         if t.board is not None and g["board"] is not None and tuple(g["board"]) != t.board:
             bad.append(f"throw {n}: play leaves {list(g['board'])}, truth {list(t.board)}")
@@ -347,11 +348,15 @@ class TruthAnswer:
             Nothing.
         """
         self.asked += 1
-        n = int(self._number())
+        n = int(self._number()) + (1 if question.about == "dice" else 0)
         if not 1 <= n <= len(self._truth):
             return None
-        board = self._truth[n - 1].board
-        return next((c for c in question.options if c.board == board), None)
+        truth = self._truth[n - 1]
+        if question.about == "dice":
+            return next((c for c in question.options
+                         if c.dice is not None and sorted(c.dice) == sorted(truth.dice)), None)
+        return next((c for c in question.options if c.board == truth.board
+                     and (c.dice is None or sorted(c.dice) == sorted(truth.dice))), None)
 
 
 # Observations -> views ----------------------------------------------------------------------
@@ -373,8 +378,14 @@ def observation_view(obs: Any, *, frame: int, t: float) -> BoardView:
     Raises:
         Nothing.
     """
-    if getattr(obs, "occluded", False) or getattr(obs, "moving", False):
+    if getattr(obs, "occluded", False):
         return BoardView(frame=frame, t=t, occluded=True)
+    if getattr(obs, "moving", False):
+        seen = tuple(getattr(obs, "dice", ()) or ())
+        return BoardView(frame=frame, t=t, moving=True, dice_seen=len(seen),
+                         dice_at=tuple((float(d.center[0]), float(d.center[1])) for d in seen),
+                         die_size=(sum(float(d.size) for d in seen) / len(seen)
+                                   if seen else 20.0))
     fields: tuple[FieldView, ...] | None = None
     readings = tuple(getattr(obs, "fields", ()) or ())
     if len(readings) == 24:

@@ -524,10 +524,15 @@ class Session:
                                 + "; ".join(_play_text(c.play) for c in event.alternatives)})
             return out, "false move"
         if isinstance(event, QuestionRaised):
+            if event.about == "play":
+                text = event.question + ": " + " or ".join(_play_text(c.play)
+                                                             for c in event.options)
+            else:
+                text = event.question
             out.append({"kind": "question", "by": roller, "frame": event.frame,
+                        "about": event.about,
                         "options": [[list(m) for m in c.play] for c in event.options],
-                        "text": event.question + ": "
-                                + " or ".join(_play_text(c.play) for c in event.options)})
+                        "text": text})
             return out, None
         if isinstance(event, RerollSeen):
             out.append({"kind": "reroll", "frame": event.frame,

@@ -64,6 +64,9 @@ class BoardView:
     """Time of the frame in seconds from the start of the source."""
     occluded: bool = False
     """A hand, an arm or the dice cup is over the board: nothing is read."""
+    moving: bool = False
+    """The board changed since the frame before: not still, so nothing is judged, but where
+    dice are seen still says where the dice lie."""
     dice: tuple[int, int] | None = None
     """Both dice's top faces, when two dice lie flat and are read."""
     dice_seen: int = 0
@@ -153,6 +156,8 @@ class Candidate:
     """The board after the play."""
     cost: float = 0.0
     """How badly the board disagrees with the view (0 = explains it fully)."""
+    dice: tuple[int, int] | None = None
+    """The throw, when the candidate stands for a throw other than the dice read."""
 
 
 COLOUR_COST = 10.0
@@ -354,6 +359,10 @@ class QuestionRaised:
     """The plays between which it hesitates."""
     frame: int
     """The frame it was asked on."""
+    about: str = "play"
+    """``"play"`` (which play was made), ``"dice"`` (what the unreadable dice show; the
+    options then hold every throw, each with the board unchanged) or ``"misread"`` (which
+    throw, other than the one read, the men's moves show)."""
 
 
 @dataclass(frozen=True)
@@ -414,15 +423,18 @@ class _Pending:
 def _candidate_json(c: Candidate | None) -> object:
     if c is None:
         return None
-    return {"play": [list(m) for m in c.play], "board": list(c.board), "cost": c.cost}
+    return {"play": [list(m) for m in c.play], "board": list(c.board), "cost": c.cost,
+            "dice": None if c.dice is None else list(c.dice)}
 
 
 def _candidate_from(data: object) -> Candidate | None:
     if data is None:
         return None
     assert isinstance(data, dict)
+    dice = data.get("dice")
     return Candidate(play=tuple((int(a), int(b)) for a, b in data["play"]),
-                     board=tuple(int(n) for n in data["board"]), cost=float(data["cost"]))
+                     board=tuple(int(n) for n in data["board"]), cost=float(data["cost"]),
+                     dice=None if dice is None else (int(dice[0]), int(dice[1])))
 
 
 def _near(p: tuple[float, float], q: tuple[float, float], limit: float) -> bool:
@@ -602,12 +614,14 @@ class Tracker:
                 return [NoticeSeen(f"frame {view.frame} unreadable: {view.problem}", view.frame)]
             return []
         self._last_problem = None
-        if view.occluded:
+        if view.occluded or view.moving:
             # NOTE: while a play is awaited, hands over the board are moving men, not taking
             # the dice up; only a view without dice says the dice left.
             self._reset_still()
             if self._pending is None:
                 self._dice_cleared = True
+            if not view.occluded:
+                self._learn_dice(view)
             return []
         if view.dice_seen == 0:
             self._dice_cleared = True
@@ -623,6 +637,11 @@ class Tracker:
     def _still(self, view: BoardView) -> list[TrackerEvent]:
         events: list[TrackerEvent] = []
         new_dice = view.dice is not None and view.bad_throw is None and self._new_throw(view)
+        unread = (view.dice is None and view.bad_throw is None and view.dice_seen >= 1
+                  and bool(view.dice_at) and bool(self._last_at) and self._all_moved(view))
+        if not (new_dice or unread):
+            self._learn_dice(view)
+        new_dice = new_dice or unread
         pending = self._pending
         if pending is not None:
             if view.fields is not None:
@@ -637,7 +656,20 @@ class Tracker:
         if view.bad_throw is not None and view.dice_seen > 0:
             events.append(RerollSeen(view.bad_throw, view.frame))
             return events
-        if new_dice and view.dice is not None:
+        if unread:
+            # Dice thrown anew but their faces cannot be read: ask, never guess.
+            self._last_at = view.dice_at
+            self._dice_cleared = False
+            options = tuple(Candidate(play=(), board=self.board, dice=(a, b))
+                            for a in range(1, 7) for b in range(a, 7))
+            question = QuestionRaised("the dice cannot be read: what was thrown?", options,
+                                      view.frame, about="dice")
+            events.append(question)
+            chosen = self._answer(question) if self._answer is not None else None
+            if chosen is None or chosen.dice is None:
+                return events
+            view = replace(view, dice=chosen.dice)
+        if (new_dice or unread) and view.dice is not None:
             self._last_dice = view.dice
             self._last_at = view.dice_at
             self._throw_men = None if view.fields is None else view.reading().split("|", 1)[1]
@@ -646,22 +678,34 @@ class Tracker:
         return events
 
     def _new_throw(self, view: BoardView) -> bool:
-        if view.dice_at and len(view.dice_at) == len(self._last_at):
+        if view.dice_at and self._last_at:
             # NOTE: thrown dice never land where they lay: where they are says more than what
             # they show (a die misread once must not make a second throw) or than a frame where
-            # the reader missed them.
-            return self._dice_moved(view)
+            # the reader missed one or both. One die may land where one lay: then the numbers
+            # must differ too.
+            if self._all_moved(view):
+                return True
+            far = view.die_size / 2
+            one_moved = any(not any(_near(p, q, far) for q in self._last_at)
+                            for p in view.dice_at)
+            return (one_moved and view.dice is not None and self._last_dice is not None
+                    and sorted(view.dice) != sorted(self._last_dice))
         return self._dice_cleared or view.dice != self._last_dice
 
-    def _dice_moved(self, view: BoardView) -> bool:
-        if not view.dice_at or len(view.dice_at) != len(self._last_at):
-            return False
-        # NOTE: the two dice may be read in either order.
+    def _all_moved(self, view: BoardView) -> bool:
+        # No die seen lies where a die of the last throw was seen.
         far = view.die_size / 2
-        a, b = view.dice_at, self._last_at
-        same = all(_near(p, q, far) for p, q in zip(a, b, strict=True))
-        swapped = len(a) == 2 and _near(a[0], b[1], far) and _near(a[1], b[0], far)
-        return not (same or swapped)
+        return not any(_near(p, q, far) for p in view.dice_at for q in self._last_at)
+
+    def _learn_dice(self, view: BoardView) -> None:
+        # Dice of the last throw seen again, some where they had not been seen (the reader
+        # missed them before): remember those places too.
+        if not view.dice_at or not self._last_at or self._all_moved(view):
+            return
+        far = view.die_size / 2
+        extra = tuple(p for p in view.dice_at
+                      if not any(_near(p, q, far) for q in self._last_at))
+        self._last_at = (self._last_at + extra)[:4]
 
     def _look_at_men(self, pending: _Pending, view: BoardView) -> list[TrackerEvent]:
         if pending.may_go and board_cost(START, view) <= FIT and self.board != START:
@@ -700,19 +744,47 @@ class Tracker:
         pending.last_fit, pending.asked = chosen, chosen is not None
         return [question]
 
-    def _other_dice(self, pending: _Pending,
-                    view: BoardView) -> tuple[tuple[int, int], Candidate] | None:
-        # A play no legal move of the dice read explains, but that exactly one other throw
-        # explains beyond doubt (and not by leaving the men where they were): a misread die.
-        found: list[tuple[tuple[int, int], Candidate]] = []
+    def _other_dice(self, pending: _Pending, view: BoardView) -> list[Candidate]:
+        # The throws other than the dice read whose legal plays explain the men beyond doubt
+        # (and not by leaving them where they were), best first, each with its dice.
+        found: list[Candidate] = []
         for a in range(1, 7):
             for b in range(a, 7):
                 if sorted((a, b)) == sorted(pending.dice):
                     continue
                 ranked = rank_candidates(self._legal(self.board, pending.mover, (a, b)), view)
-                if judge(ranked) is Verdict.CERTAIN and ranked[0].board != self.board:
-                    found.append(((a, b), ranked[0]))
-        return found[0] if len(found) == 1 else None
+                if ranked and ranked[0].cost <= FIT and ranked[0].board != self.board:
+                    found.append(replace(ranked[0], dice=(a, b)))
+        found.sort(key=lambda c: (c.cost, c.dice or (0, 0)))
+        return found
+
+    def _misread(self, pending: _Pending, view: BoardView) -> list[TrackerEvent]:
+        others = self._other_dice(pending, view)
+        if not others:
+            return []
+        chosen: Candidate | None = None
+        events: list[TrackerEvent] = []
+        if len(others) == 1:
+            chosen = others[0]
+        else:
+            key = "dice:" + view.reading().split("|", 1)[1]
+            if key in pending.reported:
+                return []
+            pending.reported.append(key)
+            read = f"{pending.dice[0]}{pending.dice[1]}"
+            question = QuestionRaised(
+                f"the men moved as no play of {read} allows: which throw was it? "
+                + " or ".join(f"{c.dice[0]}{c.dice[1]}" for c in others if c.dice),
+                tuple(others), view.frame, about="misread")
+            events.append(question)
+            chosen = self._answer(question) if self._answer is not None else None
+            if chosen is None or chosen.dice is None:
+                return events
+            pending.asked = True
+        assert chosen.dice is not None
+        events.append(DiceMisread(pending.dice, chosen.dice, self.board, view.frame))
+        pending.dice, pending.last_fit = chosen.dice, chosen
+        return events
 
     def _close_play(self, pending: _Pending, view: BoardView) -> list[TrackerEvent]:
         events: list[TrackerEvent] = []
@@ -722,10 +794,8 @@ class Tracker:
             verdict = judge(ranked)
             if verdict is Verdict.CERTAIN:
                 pending.last_fit, pending.asked = ranked[0], False
-            elif verdict is Verdict.FALSE_MOVE and (other := self._other_dice(pending, view)):
-                dice, seen = other
-                events.append(DiceMisread(pending.dice, dice, self.board, view.frame))
-                pending.dice, pending.last_fit, pending.asked = dice, seen, False
+            elif verdict is Verdict.FALSE_MOVE and (misread := self._misread(pending, view)):
+                events.extend(misread)
             else:
                 events.extend(self._doubt(pending, ranked, verdict, view))
         fit = pending.last_fit

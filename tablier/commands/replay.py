@@ -110,10 +110,15 @@ def run(args: argparse.Namespace) -> int:
     journal = args.journal or Path.cwd() / "tablier-journal" / f"{name}.jsonl"
     displays = _displays(args.markers or ["console:", "pegsim://"], quiet=args.quiet)
 
-    throws_so_far: list[int] = [0]
+    # The number of the throw in play: the match's throws so far (a retracted throw is gone).
+    live: list[Any] = []
+
+    def throw_number() -> int:
+        return sum(1 for e in live[0].game.history if e.kind == "throw") if live else 0
+
     answer: Any = None
     if args.ask == "truth":
-        answer = TruthAnswer(truth, lambda: throws_so_far[0])
+        answer = TruthAnswer(truth, throw_number)
     elif args.ask == "console":
         answer = _console_answer
 
@@ -134,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     except (JournalError, SessionError) as exc:
         _close(displays)
         return _fail(str(exc))
-    throws_so_far[0] = sum(1 for e in session.journal.events if e.get("kind") == "throw")
+    live.append(session)
 
     # The loop.
     delivered: dict[int, float] = {}
@@ -144,7 +149,6 @@ def run(args: argparse.Namespace) -> int:
             delivered.setdefault(view.frame, time.monotonic())
             lines = session.step(view)
             if any(e.get("kind") == "throw" for e in lines):
-                throws_so_far[0] += 1
                 first = view.frame - (session.tracker.still_frames - 1)
                 first = max((f for f in settled if f <= view.frame), default=first)
                 latencies.append(time.monotonic() - delivered.get(first, delivered[view.frame]))

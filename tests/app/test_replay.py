@@ -79,7 +79,8 @@ def test_demo_is_found_from_the_package_not_the_cwd(tmp_path: Path,
     except GameError as exc:
         assert "fixtures/games/demo" in str(exc)
     else:
-        assert path.is_absolute() and (path / "game.json").is_file()
+        assert path.is_absolute()
+        assert (path / "manifest.json").is_file() or (path / "game.json").is_file()
 
 
 def test_observation_adapter() -> None:
@@ -108,7 +109,10 @@ def test_observation_adapter() -> None:
     v = observation_view(Obs(), frame=5, t=0.5)
     assert v.dice is None and v.bad_throw == "cocked"
     Obs.moving = True
-    assert observation_view(Obs(), frame=6, t=0.6).occluded
+    v = observation_view(Obs(), frame=6, t=0.6)
+    assert v.moving and v.fields is None and len(v.dice_at) == 2
+    Obs.occluded = True
+    assert observation_view(Obs(), frame=7, t=0.7).occluded
 
 
 def _replay_cmd(journal: Path, *extra: str) -> list[str]:
