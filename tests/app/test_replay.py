@@ -170,3 +170,19 @@ def test_rendered_game_end_to_end_and_resume(tmp_path: Path) -> None:
         part.write_bytes(b"".join(lines[:k]) + b'{"v":1,"kind":"thr')
         main([*args, "--journal", str(part), "--resume"])
         assert part.read_bytes() == reference, f"resumed after line {k}"
+
+
+def test_bundled_demo_replays_to_its_ground_truth(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """The main job on built-in defaults: every throw, play, jan and mark of the demo game;
+    turns the camera cannot settle are flagged and answered, never guessed."""
+    try:
+        find_game(None)
+    except GameError:
+        pytest.skip("the bundled demo game is not in this checkout")
+    journal = tmp_path / "demo.jsonl"
+    code = main(["replay", "--journal", str(journal), "--markers", "pegsim://"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "verdict: EXACT" in out
+    assert '[Event "trictrac match"]' in out
