@@ -27,6 +27,7 @@ from tablier.engine.moves import (
     apply_play,
     legal_moves,
     legal_positions,
+    random_position,
 )
 from tablier.engine.position import Position, Status, status_names
 from tablier.engine.score import TOKEN_SPOTS, Marks, Pavillon, PlayerMarks, Score, ScoreError
@@ -63,6 +64,7 @@ __all__ = [
     "legal_moves",
     "legal_positions",
     "mirror_field",
+    "random_position",
     "status_names",
     "totals",
 ]

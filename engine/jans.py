@@ -157,6 +157,9 @@ JAN_POINTS: dict[Jan, tuple[int, int]] = {
 _TO_OPPONENT = frozenset({Jan.CONTRE_DEUX_TABLES, Jan.CONTRE_MEZEAS, Jan.FALSE_HIT_PETIT_JAN,
                           Jan.FALSE_HIT_GRAND_JAN, Jan.HELPLESS_MAN, Jan.MARGOT})
 
+_ORDER = {jan: i for i, jan in enumerate(Jan)}
+"""Answer order: the thrower's jans come first in the enum, then the opponent's."""
+
 _FILL = (Jan.FILL_PETIT_JAN, Jan.FILL_GRAND_JAN, Jan.FILL_JAN_DE_RETOUR)
 _KEEP = (Jan.KEEP_PETIT_JAN, Jan.KEEP_GRAND_JAN, Jan.KEEP_JAN_DE_RETOUR)
 _QUARTER_NAMES = ("petit jan", "grand jan", "jan de retour")
@@ -290,7 +293,7 @@ def judge(position: Position, own: Own, opp: Opp, a: int, b: int, used: int,
     _filling_jans(tally, own, opp, a, b, results)
     _hits(tally, own, opp, a, b, names)
     _corner(tally, own, opp, a, b)
-    finished = any(sum(k[1:25]) == 0 for k in results)
+    finished = on_board <= 2 and any(sum(k[1:25]) == 0 for k in results)
     if finished:
         tally.add(Jan.FIRST_OFF, 1, "the throw bears off the last man")
     helpless = 0 if finished else 2 - used
@@ -312,14 +315,12 @@ def judge(position: Position, own: Own, opp: Opp, a: int, b: int, used: int,
                 tally.add(Jan.MARGOT, 1, f"{me.value}'s lone man on {f} sits between "
                           f"{him.value}'s lone men on {f - 1} and {f + 1}")
     out: list[JanScore] = []
-    for jan in Jan:
-        ways = tally.ways.get(jan)
-        if not ways:
-            continue
-        scorer = him if jan.to_opponent else me
-        out.append(JanScore(jan, scorer, ways * jan.points_per_way(doublet), ways,
+    for jan in sorted(tally.ways, key=_ORDER.__getitem__):
+        ways = tally.ways[jan]
+        single, double = JAN_POINTS[jan]
+        out.append(JanScore(jan, him if jan in _TO_OPPONENT else me,
+                            ways * (double if doublet else single), ways,
                             "; ".join(tally.reasons[jan])))
-    out.sort(key=lambda s: s.player is not me)
     return tuple(out)
 
 
@@ -421,7 +422,6 @@ def _landing_ok(opp: Opp, can_petit: bool, can_grand: bool, s: int, t: int) -> b
 
 def _hits(tally: _Tally, own: Own, opp: Opp, a: int, b: int, names: tuple[str, str]) -> None:
     me, him = names
-    corner_spare = own[12] - 2 if own[12] > 2 else 0
     dice = (a,) if a == b else (a, b)
     for t in range(2, 25):
         if opp[t] != 1:
@@ -430,11 +430,11 @@ def _hits(tally: _Tally, own: Own, opp: Opp, a: int, b: int, names: tuple[str, s
         ways: list[str] = []
         for d in dice:
             s = t - d
-            if s >= 1 and (own[s] if s != 12 else corner_spare):
+            if s >= 1 and own[s]:
                 ways.append(f"directly with the {d} from {s}")
         s = t - a - b
         false_reason = ""
-        if s >= 1 and (own[s] if s != 12 else corner_spare):
+        if s >= 1 and own[s]:
             rests = (s + a,) if a == b else (s + a, s + b)
             if any(opp[r] < 2 for r in rests):
                 ways.append(f"by {a}+{b} from {s}")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from tablier.engine.base import (
     CHECKERS_PER_SIDE,
@@ -41,6 +41,9 @@ from tablier.engine.jans import JanScore, jans
 from tablier.engine.moves import RuleOptions
 from tablier.engine.position import Position
 from tablier.engine.score import MatchScore, Pavillon, ScoreError
+
+if TYPE_CHECKING:
+    from tablier.engine.school import Verdict
 
 EVENT_VERSION = 1
 """The ``"v"`` of every event's JSON; bumped when a field changes meaning."""
@@ -440,6 +443,10 @@ class Turn:
     """True once he played."""
     other_marked: int = 0
     """What the opponent marked on this throw."""
+    position: Position | None = None
+    """The men at the throw, when the game tracks them."""
+    moves: tuple[tuple[int, int], ...] | None = None
+    """The play, once made."""
 
 
 @dataclass(frozen=True)
@@ -568,6 +575,37 @@ class Game:
         last = after.off(s.turn.roller) == CHECKERS_PER_SIDE
         return self.push(Play(s.turn.roller, play, last_off=last))
 
+    def verdict(self, color: Color) -> Verdict:
+        """The school verdict on what ``color`` marked on the current throw.
+
+        Judged on the jans recorded as owed (:class:`JanOwed` events, pushed by
+        :meth:`throw`); when the game tracks the men and the roller has played, the filling
+        and keeping jans his play broke are forfeited (see :func:`tablier.engine.school.judge`).
+
+        Args:
+            color: the roller or his opponent.
+
+        Returns:
+            The verdict; push ``verdict.to_event()`` if the school is claimed.
+
+        Raises:
+            MatchError: if no throw is under way.
+        """
+        from tablier.engine.school import broken_obligations, judge
+
+        turn = self._state.turn
+        if turn is None:
+            raise MatchError("no throw to judge")
+        marked = turn.marked if color is turn.roller else turn.other_marked
+        not_filled: tuple[JanOwed, ...] = ()
+        not_preserved: tuple[JanOwed, ...] = ()
+        if color is turn.roller and turn.position is not None and turn.moves is not None:
+            filled, kept = broken_obligations(turn.position, turn.moves, turn.owed)
+            not_filled = tuple(j for j in turn.owed if j in filled)
+            not_preserved = tuple(j for j in turn.owed if j in kept)
+        return judge(turn.owed, player=color, marked=marked, not_filled=not_filled,
+                     not_preserved=not_preserved)
+
     # Writing ------------------------------------------------------------------------------
 
     def push(self, event: InputEvent) -> tuple[DerivedEvent, ...]:
@@ -685,7 +723,7 @@ class Game:
             if position.to_move is not event.by:
                 raise MatchError(f"{event.by.value} throws but it is "
                                  f"{position.to_move.value}'s throw")
-        return replace(s, throws=throws, turn=Turn(event.by, event.dice),
+        return replace(s, throws=throws, turn=Turn(event.by, event.dice, position=position),
                        to_move=event.by.other(), position=position)
 
     @staticmethod
@@ -736,7 +774,7 @@ class Game:
                              f"playing")
         if turn.played:
             raise MatchError(f"{turn.roller.value} already played this throw")
-        turn = replace(turn, played=True)
+        turn = replace(turn, played=True, moves=event.moves)
         position = s.position
         if position is not None:
             try:

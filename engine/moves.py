@@ -18,7 +18,8 @@ rule and its source):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -179,18 +180,22 @@ def generate(own: Own, opp: Opp, a: int, b: int, *,
         Nothing.
     """
     can_petit, can_grand = opponent_can_fill(opp)
+    # lands[s][t]: may a man from s stop on t (1..24) for good? Never on a field the opponent
+    # holds nor on his corner; the passage rules close the quarters he can still fill.
+    free = [False] + [not opp[t] for t in range(1, 25)]
+    free[13] = False
+    low = free[:]
+    if can_petit:
+        low[13:25] = [False] * 12
+    elif can_grand:
+        low[13:19] = [False] * 6
+    mid = free[:]
+    if can_petit:
+        mid[19:25] = [False] * 6
+    lands = [free] + [low] * 12 + [mid] * 6 + [free] * 6
 
     def land_ok(s: int, t: int) -> bool:
-        # A man from s stops on t (1..24) for good.
-        if opp[t] or t == 13:
-            return False
-        if t >= 13:
-            if s < 13:
-                if can_petit or (t <= 18 and can_grand):
-                    return False
-            elif s <= 18 and t >= 19 and can_petit:
-                return False
-        return True
+        return lands[s][t]
 
     def off_ok(cur: list[int] | Own, s: int, t: int) -> bool:
         # A man from s is borne off by a die reaching t >= 25.
@@ -216,7 +221,7 @@ def generate(own: Own, opp: Opp, a: int, b: int, *,
             t1 = s1 + d1
             if t1 <= 24:
                 rest = not opp[t1]
-                fin = rest and land_ok(s1, t1)
+                fin = lands[s1][t1]
             else:
                 rest = False
                 fin = off_ok(own, s1, t1)
@@ -227,42 +232,39 @@ def generate(own: Own, opp: Opp, a: int, b: int, *,
             if t1 <= 24:
                 cur[t1] += 1
                 m1 = (s1, t1)
+                seconds = srcs if (own[t1] or not rest) else sorted((*srcs, t1))
             else:
                 cur[25] += 1
                 m1 = (s1, 0)
-            for s2 in range(1, 25):
+                seconds = srcs
+            for s2 in seconds:
                 if not cur[s2]:
                     continue
                 t2 = s2 + d2
                 if s2 == t1:
                     # the man who just arrived (tout d'une) or another man already there
                     if t2 <= 24:
-                        ok = ((fin and own[t1] > 0 and land_ok(t1, t2))
-                              or (rest and land_ok(s1, t2)))
+                        ok = ((fin and own[t1] > 0 and lands[t1][t2])
+                              or (rest and lands[s1][t2]))
                     else:
                         ok = (fin and own[t1] > 0 or rest) and off_ok(cur, t1, t2)
                 elif not fin:
                     continue
                 elif t2 <= 24:
-                    ok = land_ok(s2, t2)
+                    ok = lands[s2][t2]
                 else:
                     ok = off_ok(cur, s2, t2)
                 if not ok:
                     continue
+                t2i = t2 if t2 <= 24 else 25
                 cur[s2] -= 1
-                if t2 <= 24:
-                    cur[t2] += 1
-                else:
-                    cur[25] += 1
+                cur[t2i] += 1
                 if cur[12] != 1:
                     key = tuple(cur)
                     if key not in results:
                         results[key] = (m1, (s2, t2 if t2 <= 24 else 0))
                 cur[s2] += 1
-                if t2 <= 24:
-                    cur[t2] -= 1
-                else:
-                    cur[25] -= 1
+                cur[t2i] -= 1
     # the rest corner by power (par puissance)
     if not own[12] and not opp[13]:
         if a != b:
@@ -377,8 +379,8 @@ def legal_moves(position: Position, dice: Dice | tuple[int, int], *,
         yield tuple(CheckerMove(f, t) for f, t in play)
 
 
-def apply_play(position: Position, play: tuple[tuple[int, int], ...] | list[tuple[int, int]], *,
-               dice: object = None, options: object = None) -> Position:
+def apply_play(position: Position, play: Sequence[tuple[int, int]], *,
+               dice: Dice | None = None, options: RuleOptions | None = None) -> Position:
     """Apply a play (see :meth:`Position.apply`).
 
     Args:
@@ -416,7 +418,7 @@ def apply_play(position: Position, play: tuple[tuple[int, int], ...] | list[tupl
     if dice is not None:
         if not isinstance(dice, Dice):
             raise IllegalMoveError(f"dice must be a Dice, not {dice!r}")
-        opts = options if isinstance(options, RuleOptions) else DEFAULT_OPTIONS
+        opts = DEFAULT_OPTIONS if options is None else options
         _, results = generate(own, opp, dice.a, dice.b, provincial=opts.provincial_bearing_off)
         if key not in results:
             shown = ", ".join(f"{f}-{t or 'off'}" for f, t in play) or "no move"
@@ -424,6 +426,41 @@ def apply_play(position: Position, play: tuple[tuple[int, int], ...] | list[tupl
     return result_position(position, key)
 
 
+def random_position(rng: random.Random, throws: int, *,
+                    options: RuleOptions | None = None) -> Position:
+    """A position reached from the start by random legal plays (for tests, renders, benches).
+
+    The first player is drawn at random; play stops early, before the throw that would bear
+    off a player's last man (so the result is always a position still in play).
+
+    Args:
+        rng: the source of randomness (seeded by the caller).
+        throws: how many throws to play.
+        options: the agreed rules.
+
+    Returns:
+        The position, possible in a real game.
+
+    Raises:
+        Nothing.
+
+    >>> random_position(random.Random(1), 0) in (Position.start(), Position.start().mirror())
+    True
+    """
+    opts = _options(options)
+    position = Position.start(to_move=Color.WHITE if rng.random() < 0.5 else Color.BLACK)
+    for _ in range(throws):
+        own, opp = mover_view(position)
+        dice = Dice.roll(rng)
+        _, results = generate(own, opp, dice.a, dice.b, provincial=opts.provincial_bearing_off)
+        keys = list(results)
+        key = keys[rng.randrange(len(keys))]
+        if not any(key[1:25]):
+            break
+        position = result_position(position, key)
+    return position
+
+
 __all__ = ["DEFAULT_OPTIONS", "CheckerMove", "RuleOptions", "apply_play", "filled_mask",
            "generate", "legal_moves", "legal_positions", "mover_view", "opponent_can_fill",
-           "result_position"]
+           "random_position", "result_position"]

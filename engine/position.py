@@ -27,8 +27,9 @@ both are zero. The starting position is ``1x15/1x15 w``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tablier.engine.base import (
     CHECKERS_PER_SIDE,
@@ -37,6 +38,10 @@ from tablier.engine.base import (
     Color,
     InvalidNotationError,
 )
+
+if TYPE_CHECKING:
+    from tablier.engine.base import Dice
+    from tablier.engine.moves import RuleOptions
 
 
 class Status(enum.IntFlag):
@@ -298,8 +303,8 @@ class Position:
         """
         return Position._raw(self.white, self.black, color, self.off_white, self.off_black)
 
-    def apply(self, play: tuple[tuple[int, int], ...] | list[tuple[int, int]], *,
-              dice: object = None, options: object = None) -> Position:
+    def apply(self, play: Sequence[tuple[int, int]], *, dice: Dice | None = None,
+              options: RuleOptions | None = None) -> Position:
         """Apply a play of the player to move and pass the turn.
 
         ``play`` is a sequence of ``CheckerMove(from_field, to_field)`` in the mover's own
@@ -379,7 +384,7 @@ class Position:
         """Parse the notation ``<white men>/<black men> <w|b> [<off white>-<off black>]``.
 
         Args:
-            text: e.g. ``"1x13,3,5/1x15 w"`` or ``"19x3,20x2,22x3,24x2/1x15 b 5-0"``.
+            text: e.g. ``"1x13,3,5/1x15 w"`` or ``"19x3,20x2,22x3,23x2/7x15 b 5-0"``.
 
         Returns:
             The position (possibly impossible: check :meth:`status`).
@@ -387,7 +392,7 @@ class Position:
         Raises:
             InvalidNotationError: if ``text`` is not in the notation.
 
-        >>> Position.from_notation("19x3,20x2,22x3,24x2/1x15 b 5-0").off(Color.WHITE)
+        >>> Position.from_notation("19x3,20x2,22x3,23x2/7x15 b 5-0").off(Color.WHITE)
         5
         """
         if not isinstance(text, str):

@@ -3,7 +3,7 @@
 Human form: a position in the engine's notation (or a JSON request) and the dice:
 
     tablier jans "1x13,3,5/1x14,16 w" 64
-    tablier jans "1x9,2,3,4,5/1x15 w" 21 --throws 3
+    tablier jans "1x11,2,3,4,5/1x15 w" 65 --throws 3
 
 prints the board, every jan with a one-line reason and the totals for each player.
 
@@ -64,6 +64,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="bear off by the provincial method")
     parser.add_argument("--obsolete", action="store_true",
                         help="also score the three obsolete jans")
+    parser.add_argument("--plays", action="store_true",
+                        help="also list every legal play (human form)")
 
 
 class Request:
@@ -185,7 +187,7 @@ def answer(request: Request) -> dict[str, Any]:
             "points": {"white": points[Color.WHITE], "black": points[Color.BLACK]}}
 
 
-def _human(request: Request) -> str:
+def _human(request: Request, *, show_plays: bool = False) -> str:
     assert request.dice is not None
     position, dice = request.position, request.dice
     scores = jans(position, dice, rolls_so_far=request.throws, options=request.options,
@@ -202,6 +204,9 @@ def _human(request: Request) -> str:
     for s in scores:
         way = f"{s.ways} way{'s' if s.ways != 1 else ''}"
         lines.append(f"  {s.player.value:<5} +{s.points:<2} {s.jan.value} ({way}): {s.reason}")
+    if show_plays:
+        lines.append("legal plays (mover's numbering, 0 = off):")
+        lines.extend("  " + (" ".join(str(m) for m in play) or "(none)") for play in plays)
     points = totals(scores)
     lines.append(f"totals: white {points[Color.WHITE]}, black {points[Color.BLACK]}")
     return "\n".join(lines)
@@ -255,7 +260,7 @@ def run(args: argparse.Namespace) -> int:
         _check_possible(request.position)
         if args.throws is not None and args.throws < 1:
             raise UsageError(f"--throws: expected 1 or more, got {args.throws}")
-        print(_human(request))
+        print(_human(request, show_plays=args.plays))
         return 0
     except EngineError as exc:
         raise UsageError(str(exc)) from None

@@ -141,21 +141,32 @@ def _human_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.position is None or args.dice is None or args.marked is None:
         raise UsageError("position, dice and marked are needed (e.g. tablier school "
                          "'1x13,3,5/1x15 w' 64 4), or --json -")
-    position = Position.from_notation(args.position)
     dice = Dice.parse(args.dice)
-    mover = position.to_move
-    request: dict[str, Any] = {
-        "white": {str(f): c for f, c in position.men(Color.WHITE).items()},
-        "black": {str(f): c for f, c in position.men(Color.BLACK).items()},
-        "off": {"white": position.off(Color.WHITE), "black": position.off(Color.BLACK)},
-        "to_move": mover.value, "dice": [dice.a, dice.b],
-        "marked": {mover.value: _points(args.marked, "marked")},
-    }
+    request: dict[str, Any]
+    if args.position.lstrip().startswith("{"):
+        try:
+            data = json.loads(args.position)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"position: not JSON ({exc.msg} at column {exc.colno})") from None
+        if not isinstance(data, dict):
+            raise UsageError(f"position: expected a JSON object, not {args.position[:40]!r}")
+        request = {**data, "dice": [dice.a, dice.b]}
+        mover = request.get("to_move", "white")
+    else:
+        position = Position.from_notation(args.position)
+        mover = position.to_move.value
+        request = {
+            "white": {str(f): c for f, c in position.men(Color.WHITE).items()},
+            "black": {str(f): c for f, c in position.men(Color.BLACK).items()},
+            "off": {"white": position.off(Color.WHITE), "black": position.off(Color.BLACK)},
+            "to_move": mover, "dice": [dice.a, dice.b],
+        }
+    request["marked"] = {mover: _points(args.marked, "marked")}
     if args.throws is not None:
         request["throws"] = args.throws
-    if args.opponent_marked is not None:
-        request["marked"][mover.other().value] = _points(args.opponent_marked,
-                                                         "--opponent-marked")
+    if args.opponent_marked is not None and mover in ("white", "black"):
+        request["marked"][Color(mover).other().value] = _points(args.opponent_marked,
+                                                                "--opponent-marked")
     if args.play is not None:
         request["play"] = _play_text(args.play)
     return request

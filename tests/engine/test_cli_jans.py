@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tablier.engine import Color, Dice, jans, random_position
 
 from tablier.cli import main
+from tablier.commands.jans import answer, parse_request
 
 
 def run_json(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -100,10 +105,35 @@ def test_human_form_explains_a_false_hit(capsys: pytest.CaptureFixture[str]) -> 
     assert "totals: white 0, black 6" in out
 
 
+def test_human_form_lists_the_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    #  13  14  15  16  17  18 | 19  20  21  22  23  24
+    #   .   .   .   .   .   . |  .   .   .   .   . B15
+    #   .   .   .   .   .   . |  .   .   .   .   . W15
+    #  12  11  10   9   8   7 |  6   5   4   3   2   1
+    assert main(["jans", "1x15/1x15 w", "33", "--plays"]) == 0
+    out = capsys.readouterr().out
+    assert "2 legal plays" in out and "  1-4 1-4" in out and "  1-4 4-7" in out
+
+
 def test_human_form_bad_notation(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["jans", "1x15/1x15 q", "64"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "'q'" in captured.err and captured.err.count("\n") == 1
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31), st.integers(0, 120), st.integers(1, 6), st.integers(1, 6))
+def test_the_json_answer_is_the_engine_s(seed: int, throws: int, a: int, b: int) -> None:
+    position = random_position(random.Random(seed), throws)
+    request = {"white": {str(f): n for f, n in position.men(Color.WHITE).items()},
+               "black": {str(f): n for f, n in position.men(Color.BLACK).items()},
+               "off": {"white": position.off_white, "black": position.off_black},
+               "to_move": position.to_move.value, "dice": [a, b], "throws": 5}
+    scores = jans(position, Dice(a, b), rolls_so_far=5)
+    assert answer(parse_request(request)) == {
+        "jans": [s.to_json() for s in scores],
+        "points": {"white": sum(s.points for s in scores if s.player is Color.WHITE),
+                   "black": sum(s.points for s in scores if s.player is Color.BLACK)}}
 
 
 def test_the_console_script_reads_stdin() -> None:

@@ -163,3 +163,17 @@ def test_game_tracks_the_men_and_the_jans() -> None:
     assert g.state.position is not None and g.state.position.to_move is W
     again = Game.replay(g.history, track_position=True)
     assert again.state == g.state
+
+
+def test_game_verdict_from_the_recorded_throw() -> None:
+    # White's grand jan is full with three spare men; 2 and 1 keep it (4 points).
+    g = Game(position=Position.from_notation("1x3,7x2,8x2,9x2,10x2,11x2,12x2/1x15 w"))
+    g.throw(W, Dice(2, 1))
+    g.push(Mark(W, 4))
+    assert not g.verdict(W).is_school
+    g.play(((7, 9), (7, 8)))  # breaks the grand jan although he could keep it
+    v = g.verdict(W)
+    assert v.kinds == (SchoolKind.PRESERVE,) and v.points == 4 and v.retract == 4
+    g.push(v.to_event())
+    assert (g.score.white.points, g.score.black.points) == (0, 4)
+    assert not g.verdict(B).is_school

@@ -93,3 +93,11 @@ def test_bad_human_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["school", "nonsense", "54", "4"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 4 and "Traceback" not in err
+
+
+def test_human_form_takes_a_json_position(capsys: pytest.CaptureFixture[str]) -> None:
+    position = json.dumps({k: v for k, v in FILL_REQUEST.items() if k != "dice"})
+    assert main(["school", position, "54", "2", "--opponent-marked", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "white goes to school (under): black marks 2" in out
+    assert "black goes to school (over): white marks 2, 2 come off black's jeton" in out
