@@ -715,7 +715,7 @@ def _away_directions(cfg: DiceConfig, groups: Sequence[Sequence[_Face]]
             b += m @ point
         vals = _eigh2(a)[0]
         if vals[0] > cfg.nadir_spread * vals[1]:
-            guess = np.linalg.solve(a, b)
+            guess = np.asarray(np.linalg.solve(a, b), dtype=np.float64)
             # The nadir lies behind most dice's top faces (on their side faces' side).
             behind = sum(float((point - guess) @ d) > 0 for point, d in lines)
             if behind >= 0.75 * len(lines):
