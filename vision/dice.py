@@ -107,7 +107,7 @@ class DiceConfig:
     either sign), from a calibration; when None the dice are compared with each other."""
     cocked_angle_board: float = 21.0
     """With a known board normal: a top face this many degrees off it is cocked."""
-    cocked_min_radius_board: float = 2.0
+    cocked_min_radius_board: float = 2.5
     """With a known board normal: least pip radius (working pixels) to judge a top face."""
     focal: float = 0.85
     """Assumed focal length, as a share of the image's longer side (a 60-degree lens)."""
@@ -115,7 +115,7 @@ class DiceConfig:
     """Die edge length in pip radii (to report ``size``)."""
     one_radius: float = 1.25
     """The lone pip of a one is this much larger than other pips on the same dice."""
-    border: float = 0.35
+    border: float = 0.5
     """A die whose face centre is nearer the image border than this times its size is cut."""
     one_body: tuple[float, ...] = (2.2, 3.0, 3.8)
     """Rings (pip radii) around a lone pip that must be die body for it to be a one."""
