@@ -119,8 +119,6 @@ class DiceConfig:
     """A die whose face centre is nearer the image border than this times its size is cut."""
     one_body: tuple[float, ...] = (2.2, 3.0, 3.8)
     """Rings (pip radii) around a lone pip that must be die body for it to be a one."""
-    one_skip: float = 2.0
-    """Samples within this many (major) radii of another pip are not counted (0: all are)."""
     one_dark_share: float = 0.04
     """Largest share of dark samples on those rings (text, a label's print, a stain)."""
     body_min: float = 110.0
@@ -449,10 +447,8 @@ def _six_misfit(q: NDArray[np.float64], along: NDArray[np.float64], cfg: DiceCon
     return misfit
 
 
-def _lone_pip_on_body(cfg: DiceConfig, grey: NDArray[np.uint8], pip: _Pip,
-                      others: Sequence[_Pip] = ()) -> bool:
-    """Whether a lone pip sits on a clean die face: bright all round, nothing dark near but
-    other pips (those of a side face close by)."""
+def _lone_pip_on_body(cfg: DiceConfig, grey: NDArray[np.uint8], pip: _Pip) -> bool:
+    """Whether a lone pip sits on a clean die face: bright all round, nothing dark near."""
     h, w = grey.shape
     vals, vecs = _eigh2(pip.cov)
     axes = vecs * (2 * np.sqrt(np.maximum(vals, 1e-6)))[None, :]
@@ -464,11 +460,6 @@ def _lone_pip_on_body(cfg: DiceConfig, grey: NDArray[np.uint8], pip: _Pip,
         px = np.round(pts[:, 0]).astype(np.intp)
         py = np.round(pts[:, 1]).astype(np.intp)
         inside = (px >= 0) & (px < w) & (py >= 0) & (py < h)
-        for other in others:
-            if other is pip:
-                continue
-            reach = cfg.one_skip * other.radius / math.sqrt(other.ratio)
-            inside &= np.hypot(px - other.x, py - other.y) > reach
         samples.append(grey[py[inside], px[inside]].astype(np.float64))
     vals_all = np.concatenate(samples)
     if vals_all.size < 24:
@@ -569,8 +560,7 @@ def _lone_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip],
 def _keep_ones_on_body(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip],
                        faces: list[_Face]) -> list[_Face]:
     """A lone pip is a one only on a clean face; elsewhere it is a speck, a hole, print."""
-    return [f for f in faces
-            if f.value != 1 or _lone_pip_on_body(cfg, grey, pips[f.pips[0]], pips)]
+    return [f for f in faces if f.value != 1 or _lone_pip_on_body(cfg, grey, pips[f.pips[0]])]
 
 
 def _faces_in_group(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int],
