@@ -1067,10 +1067,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         image = load_image(args.image)
+        reading = read_dice(DiceConfig(), image)
     except ValueError as exc:
         print(f"dice: {exc}", file=sys.stderr)
         return 2
-    reading = read_dice(DiceConfig(), image)
     print(json.dumps(reading.to_json()))
     if args.debug is not None:
         args.debug.mkdir(parents=True, exist_ok=True)
