@@ -20,3 +20,9 @@ def real_measure_rows() -> list[DiceRow]:
 def rendered_measure_rows() -> list[DiceRow]:
     """The reader's result on every frame of the rendered measuring set."""
     return evaluate_dice(load_rendered_set(FIXTURES / "rendered" / "measure"))
+
+
+@pytest.fixture(scope="session")
+def rendered_measure_rows_uncalibrated() -> list[DiceRow]:
+    """The same frames read as ``tablier dice`` reads them: without the board's normal."""
+    return evaluate_dice(load_rendered_set(FIXTURES / "rendered" / "measure"), calibrated=False)
