@@ -10,8 +10,9 @@ The one public drawing function, kept stable because the board renderer calls it
                cocked_limit=12.0, lean=(0.0, 0.0)) -> DieTruth
 
 ``canvas`` is an HxWx3 uint8 RGB array, changed in place. The die is a cube with rounded edges
-and corners, seen by an orthographic camera tilted ``view_tilt`` degrees from the vertical, with
-its shadow cast on the ground along the light. Coordinates are image pixels: x to the right, y
+and corners, seen by an orthographic camera tilted ``view_tilt`` degrees from the vertical
+and/or, for a pinhole camera over the board, leaning outward by ``lean`` (see its docstring),
+with its shadow cast on the ground along the light. Coordinates are image pixels: x to the right, y
 down; "up" is toward the camera. Side faces show when the view is oblique or the die is cocked,
 and they carry their own pips (opposite faces sum to 7), so a reader must find the top face.
 
