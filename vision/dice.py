@@ -43,7 +43,7 @@ REASONS = ("cocked", "on_die", "out_of_view")
 class DiceConfig:
     """Tuned values of the dice reader (chosen on the tuning sets only)."""
 
-    work_side: int = 1000
+    work_side: int = 1640
     """The image is shrunk so that its longer side is at most this many pixels."""
     small_pip: float = 2.5
     """When the median pip radius (working pixels) is below this, read again at twice the
