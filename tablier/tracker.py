@@ -587,6 +587,21 @@ class Tracker:
                 self._pending.last_fit = None
         self._reset_still()
 
+    def resolve(self, candidate: Candidate) -> None:
+        """Take a player's answer to a question about the play awaited.
+
+        Args:
+            candidate: the option chosen; with ``dice`` set, the throw was misread as well.
+
+        Raises:
+            ValueError: if no play is awaited.
+        """
+        if self._pending is None:
+            raise ValueError("no play is awaited")
+        if candidate.dice is not None:
+            self._pending.dice = candidate.dice
+        self._pending.last_fit, self._pending.asked = candidate, True
+
     def _reset_still(self) -> None:
         self._run = None
         self._run_length = 0
@@ -638,7 +653,7 @@ class Tracker:
         events: list[TrackerEvent] = []
         new_dice = view.dice is not None and view.bad_throw is None and self._new_throw(view)
         unread = (view.dice is None and view.bad_throw is None and view.dice_seen >= 1
-                  and bool(view.dice_at) and bool(self._last_at) and self._all_moved(view))
+                  and bool(view.dice_at) and (not self._last_at or self._all_moved(view)))
         if not (new_dice or unread):
             self._learn_dice(view)
         new_dice = new_dice or unread

@@ -175,3 +175,28 @@ def test_misread_dice_are_taken_back_when_the_men_tell(tmp_path: Path) -> None:
     # and a resumed session rebuilds the same match from the journal
     resumed, _ = Session.resume(tmp_path / "m.jsonl")
     assert resumed.game.score == session.game.score
+
+
+def test_unreadable_dice_are_asked_then_called_by_hand(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from tablier.replay import compare, truth_from_json
+
+    views, truth = simulate_match(seed=9, throws=4, pile=15)
+    first = tuple(truth[0]["dice"])
+    hidden = [i for i, v in enumerate(views) if v.dice == first][:3]
+    views = [replace(v, dice=None) if i in hidden else v for i, v in enumerate(views)]
+    session = Session.start(tmp_path / "m.jsonl", MatchInfo())
+    for i, v in enumerate(views):
+        session.step(v)
+        if i == hidden[-1]:
+            assert session.open_question is not None
+            assert session.open_question.about == "dice"
+            with pytest.raises(SessionError, match="choose"):
+                session.answer(99)
+            n = next(k for k, c in enumerate(session.open_question.options, start=1)
+                     if c.dice is not None and sorted(c.dice) == sorted(first))
+            session.answer(n)
+    events = read_journal(tmp_path / "m.jsonl").events
+    assert [e["kind"] for e in events].count("question") == 1
+    assert compare(truth_from_json(truth), events).exact
