@@ -97,6 +97,9 @@ class Thresholds:
     """Radius around a die's centre whose pixels are ignored, mm."""
     rail_distance: float = 55.0
     """Colour distance from the reference above which a rail probe is anomalous."""
+    rail_chroma: float = 0.06
+    """Chromaticity distance (r, g, b shares) above which a rail probe is anomalous: a grey
+    sleeve over a brown rail differs more in hue than in RGB."""
     rail_anomalies: int = 6
     """Size of a group of anomalous rail probes from which a frame is occluded."""
     surface_distance: float = 70.0

@@ -189,7 +189,6 @@ def evaluate(root: Path, *, recognizer_factory: Any = Recognizer) -> Report:
     for session in sessions(root):
         found = True
         rec = recognizer_factory(Calibration.load(session / "calibration.json"))
-        previous: Observation | None = None
         for img_path, truth_path in frames(session):
             truth = json.loads(truth_path.read_text())
             name = str(img_path.relative_to(root))
@@ -199,13 +198,11 @@ def evaluate(root: Path, *, recognizer_factory: Any = Recognizer) -> Report:
                 report.failures.append(f"{name}: {exc.reason}")
                 report.tallies["markers (board)"].add(False)
                 continue
-            previous = obs
             row = {"frame": name} | score(obs, truth, report)
             for stage, ms in obs.timings:
                 report.timings.setdefault(stage, []).append(ms)
                 row[f"{stage}_ms"] = round(ms, 3)
             report.rows.append(row)
-        del previous
     if not found:
         raise FileNotFoundError(f"no calibration.json under {str(root)!r}: not a fixture set")
     return report

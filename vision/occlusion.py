@@ -107,8 +107,12 @@ def detect_occlusion(cfg: VisionConfig, rectified: Image, *, gain: F32,
     dice = np.asarray(dice_px, np.float64).reshape(-1, 2)
     radius = 1.6 * th.die_radius_mm * layout.scale
     rail = layout.rail.means(flat) * gain
-    d_rail = np.linalg.norm(rail - np.array(prof.rail_samples, np.float32), axis=1)
-    bad_rail = d_rail > th.rail_distance
+    ref = np.array(prof.rail_samples, np.float32)
+    d_rail = np.linalg.norm(rail - ref, axis=1)
+    chroma = rail / np.maximum(rail.sum(axis=1, keepdims=True), 1.0)
+    ref_chroma = ref / np.maximum(ref.sum(axis=1, keepdims=True), 1.0)
+    d_chroma = np.linalg.norm(chroma - ref_chroma, axis=1)
+    bad_rail = (d_rail > th.rail_distance) | (d_chroma > th.rail_chroma)
     surf = layout.surface.means(flat) * gain
     known = np.array([prof.white, prof.black, prof.jeton, prof.peg], np.float32)
     d_known = np.linalg.norm(surf[:, None, :] - known[None, :, :], axis=2).min(axis=1)

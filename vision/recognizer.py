@@ -234,7 +234,7 @@ class Recognizer:
 
     def __init__(self, calibration: Calibration, *, dice_reader: DiceFn | None = None,
                  dice_scale: float = 5.0, dice_zoom: float = 2.0,
-                 max_dice_candidates: int = 4) -> None:
+                 max_dice_candidates: int = 16) -> None:
         """Derive the probes and load the dice reader.
 
         Args:
@@ -256,6 +256,8 @@ class Recognizer:
         self._dice_scale = dice_scale
         self._max_candidates = max_dice_candidates
         self._dice_zoom = dice_zoom
+        self._dice_half = 16.0
+        """Half the side of each view given to the dice reader, mm."""
 
     def _dice_candidates(self, rect: Image, gain: npt.NDArray[np.float32]
                          ) -> list[tuple[float, float]]:
@@ -295,9 +297,9 @@ class Recognizer:
         x0, y0, x1, y1 = g.surface
         native = float(np.linalg.norm(np.subtract(quad.quad[1], quad.quad[0]))) / g.size[0]
         # NOTE: the dice reader wants pips of a few pixels: views are drawn at dice_zoom times
-        # the camera's own resolution (capped by dice_scale).
-        s = min(self._dice_scale, max(1.0, self._dice_zoom * native))
-        half = 22.0
+        # the camera's own resolution, at least 3 px/mm, at most dice_scale.
+        s = min(self._dice_scale, max(3.0, self._dice_zoom * native))
+        half = self._dice_half
         size = int(2 * half * s)
         out: list[DieSighting] = []
         cands = self._dice_candidates(rect, gain)
@@ -311,16 +313,17 @@ class Recognizer:
         for k, (cx, cy) in enumerate(cands):
             left, top = cx - half, cy - half
             to_mm = np.array([[1 / s, 0, left], [0, 1 / s, top], [0, 0, 1]])
-            if self.calibration.lens is None:
-                view = cv2.warpPerspective(image, quad.homography @ to_mm, (size, size),
-                                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                           borderMode=cv2.BORDER_REPLICATE)
-            else:
-                grid = np.stack(np.meshgrid(np.arange(size, dtype=np.float64),
-                                            np.arange(size, dtype=np.float64)), axis=-1)
-                mm = grid.reshape(-1, 2) / s + np.array([left, top])
-                src = project(self.config, quad, mm).reshape(size, size, 2).astype(np.float32)
-                view = cv2.remap(image, src[..., 0], src[..., 1], cv2.INTER_LINEAR)
+            m = quad.homography @ to_mm
+            if self.calibration.lens is not None:
+                # NOTE: over a few centimetres the lens is a homography: fit one on a 5x5 grid
+                # instead of projecting every pixel through the distortion model.
+                grid = np.stack(np.meshgrid(np.linspace(0, size, 5), np.linspace(0, size, 5)),
+                                axis=-1).reshape(-1, 2)
+                mm = grid / s + np.array([left, top])
+                m, _ = cv2.findHomography(grid, project(self.config, quad, mm), 0)
+            view = cv2.warpPerspective(image, m, (size, size),
+                                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                       borderMode=cv2.BORDER_REPLICATE)
             r, c = divmod(k, cols)
             mosaic[r * size:(r + 1) * size, c * size:(c + 1) * size] = view
         for d in self._dice(mosaic):

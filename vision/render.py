@@ -651,10 +651,10 @@ def _draw_occluder(p: _Painter, kind: str, rng: np.random.Generator) -> None:
     sleeve = _pick(rng, _SLEEVES)
     wrist = target - d * 70
     arm = [start + n * 55, wrist + n * 38, wrist - n * 38, start - n * 55]
-    fore = [wrist + n * 40, target - d * 20 + n * 34, target - d * 20 - n * 34, wrist - n * 40]
-    p.shade(np.array(arm + fore) + 14, 0.5)
+    cuff = wrist - d * rng.uniform(80.0, 220.0)
+    fore = [cuff + n * 44, target - d * 20 + n * 34, target - d * 20 - n * 34, cuff - n * 44]
+    p.shade(np.array(arm) + 14, 0.5)
     p.poly(fore, skin)
-    cuff = wrist - d * 60
     p.poly([start + n * 56, cuff + n * 46, cuff - n * 46, start - n * 56], sleeve)
     palm = _circle_poly(tuple(target), 48)
     p.poly(palm, skin)
