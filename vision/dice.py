@@ -58,7 +58,7 @@ class DiceConfig:
     """Least minor/major axis ratio of any pip (side faces included)."""
     pip_contrast: float = 45.0
     """Least grey-level difference between a pip and the die body around it."""
-    shape_tolerance: float = 0.45
+    shape_tolerance: float = 0.3
     """Largest shape difference between two pips of one face (affine-invariant measure)."""
     body_tolerance: float = 0.18
     """Largest relative difference of the die body's grey around two pips of one face."""
@@ -82,8 +82,12 @@ class DiceConfig:
     """A face rounder than this is not taken for a side face by its position alone."""
     side_alignment: float = 0.8
     """|cos| between a side face's minor axis and its offset from the top face, at least."""
-    away_weight: float = 0.05
+    away_weight: float = 0.025
     """Weight (per pip radius) of being farther from the camera when picking the top face."""
+    nadir_votes: int = 3
+    """Dice showing side faces needed to place the nadir (else one direction for all)."""
+    nadir_spread: float = 0.15
+    """How far from parallel (eigenvalue ratio) the dice' lines must be to place the nadir."""
     side_radius: float = 0.85
     """A nearby face with pips smaller than this times the other's is a side face."""
     rival_radius: float = 0.6
@@ -93,21 +97,25 @@ class DiceConfig:
     top_ratio: float = 0.55
     """A top face seen flat has pips at least this round (minor/major)."""
     cocked_angle: float = 26.0
-    """A top face whose normal is this many degrees off the board's (or the other dice') is
-    cocked."""
+    """Without calibration: a top face whose normal is this many degrees off the other dice'
+    is cocked (two rough normals compared, hence more than ``cocked_angle_board``)."""
     cocked_min_radius: float = 3.5
     """Only top faces whose pips are at least this large (pixels, working scale) take part in
     the cocked test: smaller pips give too rough a normal."""
     board_normal: tuple[float, float, float] | None = None
-    """The board's normal in camera coordinates (x right, y down, z toward the camera), from a
-    calibration; when None the dice are compared with each other."""
+    """The board's normal in camera coordinates (x right, y down, z along the optical axis;
+    either sign), from a calibration; when None the dice are compared with each other."""
+    cocked_angle_board: float = 21.0
+    """With a known board normal: a top face this many degrees off it is cocked."""
+    cocked_min_radius_board: float = 2.5
+    """With a known board normal: least pip radius (working pixels) to judge a top face."""
     focal: float = 0.85
     """Assumed focal length, as a share of the image's longer side (a 60-degree lens)."""
     size_per_radius: float = 11.0
     """Die edge length in pip radii (to report ``size``)."""
     one_radius: float = 1.25
     """The lone pip of a one is this much larger than other pips on the same dice."""
-    border: float = 0.35
+    border: float = 0.5
     """A die whose face centre is nearer the image border than this times its size is cut."""
     one_body: tuple[float, ...] = (2.2, 3.0, 3.8)
     """Rings (pip radii) around a lone pip that must be die body for it to be a one."""
@@ -672,6 +680,59 @@ def _away_direction(groups: Sequence[Sequence[_Face]]) -> tuple[float, float]:
     return (vx / n, vy / n) if n > 1e-9 else (0.0, 0.0)
 
 
+def _away_directions(cfg: DiceConfig, groups: Sequence[Sequence[_Face]]
+                     ) -> list[tuple[float, float]]:
+    """For every die, the image direction pointing away from the camera.
+
+    Seen through a lens, side faces lie toward the nadir (the image of the point under the
+    camera) and the top face away from it. Each die that shows side faces votes a line
+    through its roundest face along (roundest - sides); the nadir is where the lines meet.
+    When they are nearly parallel (the nadir far outside the picture, as for a webcam on a
+    desk) one direction serves for all.
+    """
+    common = _away_direction(groups)
+    lines = []
+    for group in groups:
+        if len(group) < 2:
+            continue
+        top = max(group, key=lambda f: f.ratio)
+        vx = vy = 0.0
+        for f in group:
+            if f is not top:
+                dx, dy = top.center[0] - f.center[0], top.center[1] - f.center[1]
+                n = math.hypot(dx, dy) or 1.0
+                vx, vy = vx + dx / n, vy + dy / n
+        n = math.hypot(vx, vy)
+        if n > 1e-9:
+            lines.append((np.array(top.center), np.array([vx / n, vy / n])))
+    nadir: NDArray[np.float64] | None = None
+    if len(lines) >= cfg.nadir_votes:
+        a = np.zeros((2, 2))
+        b = np.zeros(2)
+        for point, d in lines:
+            m = np.eye(2) - np.outer(d, d)
+            a += m
+            b += m @ point
+        vals = _eigh2(a)[0]
+        if vals[0] > cfg.nadir_spread * vals[1]:
+            guess = np.asarray(np.linalg.solve(a, b), dtype=np.float64)
+            # The nadir lies behind most dice's top faces (on their side faces' side).
+            behind = sum(float((point - guess) @ d) > 0 for point, d in lines)
+            if behind >= 0.75 * len(lines):
+                nadir = guess
+    out = []
+    for group in groups:
+        if nadir is None:
+            out.append(common)
+            continue
+        cx = sum(f.center[0] for f in group) / len(group)
+        cy = sum(f.center[1] for f in group) / len(group)
+        dx, dy = cx - float(nadir[0]), cy - float(nadir[1])
+        n = math.hypot(dx, dy)
+        out.append((dx / n, dy / n) if n > 1e-9 else common)
+    return out
+
+
 def _top_score(cfg: DiceConfig, face: _Face, group: Sequence[_Face],
                away: tuple[float, float]) -> float:
     """How much ``face`` looks like the top of its die: round, and farthest from the camera."""
@@ -746,15 +807,18 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], image_size: tuple[int, int
     normal is more than ``cocked_angle`` from the others' is leaning. Of two dice that
     disagree, the one whose face is turned farther from the camera is taken as leaning.
     """
-    idx = [i for i, f in enumerate(tops) if f.radius >= cfg.cocked_min_radius]
-    cands = {i: _normal_candidates(cfg, tops[i], image_size, scale) for i in idx}
-    limit = math.cos(math.radians(cfg.cocked_angle))
     if cfg.board_normal is not None:
+        idx = [i for i, f in enumerate(tops) if f.radius >= cfg.cocked_min_radius_board]
         board = np.asarray(cfg.board_normal, dtype=np.float64)
         board = board / np.linalg.norm(board)
-        return {i for i in idx if max(float(n @ board) for n in cands[i]) < limit}
+        limit = math.cos(math.radians(cfg.cocked_angle_board))
+        return {i for i in idx if max(abs(float(n @ board)) for n in
+                                      _normal_candidates(cfg, tops[i], image_size, scale)) < limit}
+    idx = [i for i, f in enumerate(tops) if f.radius >= cfg.cocked_min_radius]
     if len(idx) < 2:
         return set()
+    cands = {i: _normal_candidates(cfg, tops[i], image_size, scale) for i in idx}
+    limit = math.cos(math.radians(cfg.cocked_angle))
 
     def agree(a: int, b: int) -> tuple[float, NDArray[np.float64], NDArray[np.float64]]:
         best = (-2.0, cands[a][0], cands[b][0])
@@ -778,13 +842,33 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], image_size: tuple[int, int
     return odd
 
 
+def _facing(cfg: DiceConfig, face: _Face, board: NDArray[np.float64],
+            image_size: tuple[int, int], scale: float) -> float:
+    """|cos| of the angle between a face's normal and the board's (1 = parallel)."""
+    return max(abs(float(n @ board)) for n in _normal_candidates(cfg, face, image_size, scale))
+
+
 def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
                      image_size: tuple[int, int]) -> list[Die]:
     groups = _group_faces(cfg, faces)
-    away = _away_direction(groups)
+    aways = _away_directions(cfg, groups)
     # Top face of every die, and how clearly it beats the next candidate.
     tops: list[tuple[_Face, float, list[_Face]]] = []
-    for group in groups:
+    board: NDArray[np.float64] | None = None
+    if cfg.board_normal is not None:
+        board = np.asarray(cfg.board_normal, dtype=np.float64)
+        board = board / np.linalg.norm(board)
+    for group, away in zip(groups, aways, strict=True):
+        if board is not None and len(group) > 1:
+            # NOTE: with the board's normal known, the top face is the one turned most like
+            # the board; near the edge of a wide view a side face may look rounder.
+            scored = sorted(((_facing(cfg, f, board, image_size, scale) + 0.01 * f.ratio, f)
+                             for f in group),
+                            key=lambda sf: sf[0], reverse=True)
+            lead = scored[0][0] - scored[1][0]
+            top = scored[0][1]
+            tops.append((top, lead * 5, group))
+            continue
         scored = sorted(((_top_score(cfg, f, group, away), f) for f in group),
                         key=lambda sf: sf[0], reverse=True)
         top = scored[0][1]

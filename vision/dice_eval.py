@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import json
 import math
 import sys
@@ -66,6 +67,9 @@ class Sample:
     """The image file."""
     truth: tuple[TrueDie, ...]
     """Every die on the image."""
+    board_normal: tuple[float, float, float] | None = None
+    """The board's normal in camera coordinates when known (rendered frames), as a
+    calibration would give it."""
 
 
 @dataclass(frozen=True)
@@ -151,7 +155,9 @@ def load_rendered_set(folder: Path) -> list[Sample]:
             truth.append(TrueDie(die["value"], (min(xs), min(ys), max(xs), max(ys)),
                                  die["reason"], optional))
         name = str(frame["image"]).rsplit(".", 1)[0]
-        samples.append(Sample(name, folder / frame["image"], tuple(truth)))
+        normal = frame.get("board_normal")
+        samples.append(Sample(name, folder / frame["image"], tuple(truth),
+                              tuple(normal) if normal else None))
     return samples
 
 
@@ -210,12 +216,15 @@ def score_image(truth: Sequence[TrueDie], found: Sequence[Die]) -> tuple[int, in
     return counted, correct, wrong, missed, extra, errors
 
 
-def evaluate_dice(samples: Iterable[Sample], *, cfg: DiceConfig | None = None) -> list[DiceRow]:
+def evaluate_dice(samples: Iterable[Sample], *, cfg: DiceConfig | None = None,
+                  calibrated: bool = True) -> list[DiceRow]:
     """Read every image of a set and score it.
 
     Args:
         samples: the images with their truth (:func:`load_real_set`, :func:`load_rendered_set`).
         cfg: the reader's configuration; the defaults when None.
+        calibrated: give the reader the board's normal when the sample knows it (as the
+            Recognizer does from its calibration); False reads as ``tablier dice`` does.
 
     Returns:
         One :class:`DiceRow` per image.
@@ -227,8 +236,11 @@ def evaluate_dice(samples: Iterable[Sample], *, cfg: DiceConfig | None = None) -
     rows = []
     for sample in samples:
         image = load_image(sample.path)
+        used = config
+        if calibrated and sample.board_normal is not None:
+            used = dataclasses.replace(config, board_normal=sample.board_normal)
         start = time.perf_counter()
-        reading = read_dice(config, image)
+        reading = read_dice(used, image)
         ms = (time.perf_counter() - start) * 1000
         counted, correct, wrong, missed, extra, errors = score_image(sample.truth, reading.dice)
         rows.append(DiceRow(sample.name, counted, correct, wrong, missed, extra, round(ms, 2),
@@ -322,13 +334,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--split", choices=("tune", "measure"))
     parser.add_argument("--csv", type=Path, help="write one row per image")
     parser.add_argument("--errors", action="store_true", help="list every image with errors")
+    parser.add_argument("--uncalibrated", action="store_true",
+                        help="do not give the reader the rendered board's normal")
     args = parser.parse_args(argv)
     try:
         samples = load_set(args.set, args.split)
     except (ValueError, OSError) as exc:
         print(f"dice_eval: {exc}", file=sys.stderr)
         return 2
-    rows = evaluate_dice(samples)
+    rows = evaluate_dice(samples, calibrated=not args.uncalibrated)
     if args.csv:
         write_csv(rows, args.csv)
     if args.errors:

@@ -450,6 +450,29 @@ def _move_truth(truth: DieTruth, hom: NDArray[np.float64], width: int,
 
 def render_scene(rng: np.random.Generator, *, width: int = 640, height: int = 480,
                  allow_bad: bool = True) -> tuple[NDArray[np.uint8], list[DieTruth]]:
+    """Render a photograph-like frame of dice (see :func:`render_scene_with_camera`).
+
+    Args:
+        rng: the random generator (seed it for a reproducible frame).
+        width: frame width in pixels.
+        height: frame height in pixels.
+        allow_bad: whether bad throws (cocked, out of view) may be drawn.
+
+    Returns:
+        (HxWx3 uint8 RGB frame, truth of every die drawn, in frame pixels).
+
+    Raises:
+        ValueError: if the frame is smaller than 64x64.
+    """
+    image, truths, _ = render_scene_with_camera(rng, width=width, height=height,
+                                                allow_bad=allow_bad)
+    return image, truths
+
+
+def render_scene_with_camera(
+        rng: np.random.Generator, *, width: int = 640, height: int = 480,
+        allow_bad: bool = True) -> tuple[NDArray[np.uint8], list[DieTruth],
+                                         tuple[float, float, float]]:
     """Render a photograph-like frame of dice on a surface, with its truth.
 
     The scene is drawn on the board plane as a pinhole camera straight above would see it
@@ -466,7 +489,9 @@ def render_scene(rng: np.random.Generator, *, width: int = 640, height: int = 48
         allow_bad: whether bad throws (cocked, out of view) may be drawn.
 
     Returns:
-        (HxWx3 uint8 RGB frame, truth of every die drawn, in frame pixels).
+        (HxWx3 uint8 RGB frame, truth of every die drawn in frame pixels, the board's normal
+        in camera coordinates: x right, y down, z along the optical axis; what a calibration
+        knows).
 
     Raises:
         ValueError: if the frame is smaller than 64x64.
@@ -474,14 +499,22 @@ def render_scene(rng: np.random.Generator, *, width: int = 640, height: int = 48
     if width < 64 or height < 64:
         raise ValueError(f"frame too small: {width}x{height}")
     focal = FOCAL * max(width, height)
-    big_w, big_h = int(width * 2.4), int(height * 2.4)
-    canvas = _background(rng, big_w, big_h)
-    # Camera: K_out R K_big^-1 takes the board plane (big canvas) to the frame.
+    # Camera: K_out R K_big^-1 takes the board plane (big canvas) to the frame; the canvas is
+    # made large enough to hold everything the tilted camera sees.
     tilt = float(rng.uniform(0, 30))
     azimuth = float(rng.uniform(0, 2 * math.pi))
-    k_big = np.array([[focal, 0.0, big_w / 2], [0.0, focal, big_h / 2], [0.0, 0.0, 1.0]])
     k_out = np.array([[focal, 0.0, width / 2], [0.0, focal, height / 2], [0.0, 0.0, 1.0]])
     rot = _rotation(np.array([math.cos(azimuth), math.sin(azimuth), 0.0]), math.radians(tilt))
+    k_rel = np.array([[focal, 0.0, 0.0], [0.0, focal, 0.0], [0.0, 0.0, 1.0]])
+    corners = np.array([[0, 0, 1], [width, 0, 1], [0, height, 1], [width, height, 1]], float)
+    rel = (np.linalg.inv(k_out @ rot @ np.linalg.inv(k_rel)) @ corners.T).T
+    rel = rel[:, :2] / rel[:, 2:3]
+    pad = 0.2 * max(width, height)
+    cx_b, cy_b = -rel[:, 0].min() + pad, -rel[:, 1].min() + pad
+    big_w = int(np.ceil(rel[:, 0].max() + cx_b + pad))
+    big_h = int(np.ceil(rel[:, 1].max() + cy_b + pad))
+    canvas = _background(rng, big_w, big_h)
+    k_big = np.array([[focal, 0.0, cx_b], [0.0, focal, cy_b], [0.0, 0.0, 1.0]])
     hom = k_out @ rot @ np.linalg.inv(k_big)
     back = np.linalg.inv(hom)
 
@@ -531,7 +564,7 @@ def render_scene(rng: np.random.Generator, *, width: int = 640, height: int = 48
             canvas, value=int(rng.integers(1, 7)), center=at,
             size=size * float(rng.uniform(0.96, 1.04)), rotation=float(rng.uniform(0, 90)),
             cocked=cocked, cock_direction=float(rng.uniform(0, 360)),
-            lean=((at[0] - big_w / 2) / focal, (at[1] - big_h / 2) / focal),
+            lean=((at[0] - cx_b) / focal, (at[1] - cy_b) / focal),
             body_rgb=tuple(int(x) for x in body),  # type: ignore[arg-type]
             pip_rgb=tuple(int(x) for x in pip),  # type: ignore[arg-type]
             light_rgb=tuple(int(x) for x in tint),  # type: ignore[arg-type]
@@ -547,7 +580,8 @@ def render_scene(rng: np.random.Generator, *, width: int = 640, height: int = 48
     if sigma > 0.3:
         img = np.asarray(cv2.GaussianBlur(img, (0, 0), sigma), dtype=np.float32)
     img = img + rng.normal(0, rng.uniform(0.5, 5.0), size=img.shape).astype(np.float32)
-    return np.asarray(np.clip(img + 0.5, 0, 255), dtype=np.uint8), truths
+    normal = (float(rot[0, 2]), float(rot[1, 2]), float(rot[2, 2]))
+    return np.asarray(np.clip(img + 0.5, 0, 255), dtype=np.uint8), truths, normal
 
 
 def write_set(out: Path, first_seed: int, count: int, *, width: int = 640,
@@ -572,7 +606,7 @@ def write_set(out: Path, first_seed: int, count: int, *, width: int = 640,
     for i in range(count):
         seed = first_seed + i
         rng = np.random.default_rng(seed)
-        image, truths = render_scene(rng, width=width, height=height)
+        image, truths, normal = render_scene_with_camera(rng, width=width, height=height)
         quality = int(rng.integers(70, 93))
         name = f"frame_{seed:05d}.jpg"
         ok, data = cv2.imencode(".jpg", image[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, quality])
@@ -580,6 +614,7 @@ def write_set(out: Path, first_seed: int, count: int, *, width: int = 640,
             raise OSError(f"cannot encode {name}")
         (out / name).write_bytes(data.tobytes())
         frames.append({"image": name, "seed": seed, "jpeg_quality": quality,
+                       "board_normal": [round(v, 6) for v in normal],
                        "dice": [t.to_json() for t in truths]})
     path = out / "truth.json"
     path.write_text(json.dumps({"generator": "python -m tablier.vision.render_dice",
