@@ -449,6 +449,26 @@ class Session:
             return []
         return self._commit(lines, view.frame, view.t, status)
 
+    def finish(self) -> list[Event]:
+        """The frames have ended: record the play last seen beyond doubt, if one is awaited.
+
+        Returns:
+            The journal lines written.
+
+        Raises:
+            JournalError: if the journal cannot be written.
+        """
+        if self.over:
+            return []
+        frame = self.next_frame - 1
+        lines: list[Event] = []
+        for event in self.tracker.finish(frame):
+            got, _ = self._react(event)
+            lines.extend(got)
+        if not lines:
+            return []
+        return self._commit(lines, frame, 0.0, None)
+
     def decide(self, choice: Choice, *, frame: int | None = None, t: float = 0.0) -> list[Event]:
         """Record the roller's tenir / s'en aller given at a button or the console.
 

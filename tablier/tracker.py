@@ -591,6 +591,25 @@ class Tracker:
                 self._pending.last_fit = None
         self._reset_still()
 
+    def finish(self, frame: int) -> list[TrackerEvent]:
+        """The frames have ended (a recording's end): close the play awaited if it is known.
+
+        Args:
+            frame: the last frame's index.
+
+        Returns:
+            The :class:`PlaySeen` of the play last seen beyond doubt, or nothing.
+
+        Raises:
+            Nothing.
+        """
+        pending = self._pending
+        if pending is None or pending.last_fit is None:
+            return []
+        self._pending = None
+        self.board = pending.last_fit.board
+        return [PlaySeen(pending.last_fit, frame, asked=pending.asked)]
+
     def resolve(self, candidate: Candidate) -> None:
         """Take a player's answer to a question about the play awaited.
 
