@@ -708,9 +708,15 @@ class Session:
                 log.warning("display %r: %s", display, exc)
                 continue
             for press in presses:
+                kind = getattr(getattr(press, "kind", None), "value", None)
                 choice = getattr(getattr(press, "decision", None), "value", None)
                 turn = self.game.state.turn
-                if choice in ("stay", "go") and turn is not None and turn.won_hole \
+                if kind == "correct":
+                    out.append({"kind": "notice", "frame": self.next_frame - 1,
+                                "text": "a player asks for a correction: set the board "
+                                        "(board NOTATION) or answer the question at the "
+                                        "console"})
+                elif choice in ("stay", "go") and turn is not None and turn.won_hole \
                         and turn.decision is None:
                     out.extend(self._decision(Choice(choice)))
         return out

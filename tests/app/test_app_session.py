@@ -200,3 +200,30 @@ def test_unreadable_dice_are_asked_then_called_by_hand(tmp_path: Path) -> None:
     events = read_journal(tmp_path / "m.jsonl").events
     assert [e["kind"] for e in events].count("question") == 1
     assert compare(truth_from_json(truth), events).exact
+
+
+def test_a_button_decides_to_go(tmp_path: Path) -> None:
+    from tablier.engine import Color
+    from tablier.hardware import Decision, EventKind, MarkerEvent, RecordingMarkers
+
+    views, truth = simulate_match(seed=2, throws=60, pile=15, go_rate=0.0)
+    hole = next(i for i, t in enumerate(truth) if t["decision"] == "stay")
+    display = RecordingMarkers()
+    session = Session.start(tmp_path / "m.jsonl", MatchInfo(), displays=[display])
+    pressed = False
+    for v in views:
+        session.step(v)
+        turn = session.game.state.turn
+        if not pressed and turn is not None and turn.won_hole and turn.decision is None:
+            assert sum(1 for e in session.game.history if e.kind == "throw") == hole + 1
+            display.press(MarkerEvent(EventKind.CORRECT))
+            display.press(MarkerEvent(EventKind.DECISION, Color(turn.roller.value),
+                                      Decision.GO))
+            pressed = True
+            break
+    assert pressed
+    session.step(views[-1])  # the next frame polls the buttons
+    kinds = [(e["kind"], e.get("choice")) for e in read_journal(tmp_path / "m.jsonl").events]
+    assert ("decision", "go") in kinds and ("releve", None) in kinds
+    assert ("notice", None) in kinds
+    assert session.tracker.board == (15,) + (0,) * 22 + (-15,)
