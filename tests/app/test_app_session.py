@@ -227,3 +227,22 @@ def test_a_button_decides_to_go(tmp_path: Path) -> None:
     assert ("decision", "go") in kinds and ("releve", None) in kinds
     assert ("notice", None) in kinds
     assert session.tracker.board == (15,) + (0,) * 22 + (-15,)
+
+
+def test_a_failing_display_does_not_stop_the_match(tmp_path: Path,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    class Unplugged(Recorder):
+        def show(self, marks: Marks, *, status: Any = "idle") -> None:
+            raise OSError("device disconnected")
+
+        def poll_events(self) -> list[Any]:
+            raise OSError("device disconnected")
+
+    views, truth = simulate_match(seed=3, throws=5, pile=15)
+    good = Recorder()
+    session = Session.start(tmp_path / "m.jsonl", MatchInfo(), displays=[Unplugged(), good])
+    for v in views:
+        session.step(v)
+    assert len(per_throw(read_journal(tmp_path / "m.jsonl").events)) == len(truth)
+    assert len(good.shown) > len(truth)
+    assert "device disconnected" in caplog.text
