@@ -161,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
                 _announce(line)
             if session.over or not _commands(session, commands):
                 break
+        else:
+            session.finish()  # the source ended (a recording played as a camera)
         if session.over:
             print(format_record(session.journal.events))
         return 0
