@@ -8,13 +8,13 @@ called, never at import). Every key is optional::
     calibration = "calibration.json"
     markers = ["gpio:", "serial:///dev/tablier-pegs"]
     journal_dir = "tablier-journal"
-    still_frames = 2
+    still_frames = 1
     white = "Anne"
     black = "Bruno"
     place = "Lyon"
 
 >>> Config().still_frames
-2
+1
 """
 
 from __future__ import annotations
@@ -42,8 +42,9 @@ class Config:
     """Marker display URLs (``console:``, ``gpio:``, ``serial:///dev/...``, ``pegsim://``)."""
     journal_dir: str = "tablier-journal"
     """Where match journals go."""
-    still_frames: int = 2
-    """Identical readings in a row that make a still board."""
+    still_frames: int = 1
+    """Still readings in a row that make a still board (the recogniser already compares
+    each frame with the one before, so one is enough)."""
     white: str = "White"
     """White's player."""
     black: str = "Black"

@@ -271,6 +271,8 @@ class Session:
         """The last status shown on the displays."""
         self.shown: list[tuple[float, Marks, str]] = []
         """(frame time, marks, status) of every display update, for timing and tests."""
+        self.open_question: QuestionRaised | None = None
+        """The last question nobody answered yet (see :meth:`answer`)."""
 
     # Building -----------------------------------------------------------------------------
 
@@ -447,6 +449,26 @@ class Session:
             return []
         return self._commit(lines, view.frame, view.t, status)
 
+    def finish(self) -> list[Event]:
+        """The frames have ended: record the play last seen beyond doubt, if one is awaited.
+
+        Returns:
+            The journal lines written.
+
+        Raises:
+            JournalError: if the journal cannot be written.
+        """
+        if self.over:
+            return []
+        frame = self.next_frame - 1
+        lines: list[Event] = []
+        for event in self.tracker.finish(frame):
+            got, _ = self._react(event)
+            lines.extend(got)
+        if not lines:
+            return []
+        return self._commit(lines, frame, 0.0, None)
+
     def decide(self, choice: Choice, *, frame: int | None = None, t: float = 0.0) -> list[Event]:
         """Record the roller's tenir / s'en aller given at a button or the console.
 
@@ -466,6 +488,78 @@ class Session:
             raise SessionError("no decision is open: only after a hole won by one's own throw")
         lines = self._decision(choice)
         return self._commit(lines, self.next_frame - 1 if frame is None else frame, t, None)
+
+    def answer(self, option: int, *, frame: int | None = None, t: float = 0.0) -> list[Event]:
+        """Answer the open question with one of its options (from the console or a button).
+
+        Args:
+            option: 1 for the first option.
+            frame: the current frame (defaults to the last one fed).
+            t: its time.
+
+        Returns:
+            The journal lines written.
+
+        Raises:
+            SessionError: if no question is open or the option does not exist.
+        """
+        q = self.open_question
+        if q is None:
+            raise SessionError("no question is open")
+        if not 1 <= option <= len(q.options):
+            raise SessionError(f"answer {option!r}: choose 1..{len(q.options)}")
+        chosen = q.options[option - 1]
+        lines: list[Event] = []
+        if q.about == "dice":
+            assert chosen.dice is not None
+            a, b = chosen.dice
+            lines.append({"kind": "answered", "frame": q.frame,
+                          "text": f"the players say the dice show {a}{b}"})
+            status = self._throw(chosen.dice, self.tracker.board, lines)
+            self.open_question = None
+            return self._commit(lines, self.next_frame - 1 if frame is None else frame, t,
+                                status)
+        pending = self.game.state.turn
+        if chosen.dice is not None and pending is not None and pending.dice is not None:
+            read = (pending.dice.a, pending.dice.b)
+            board = self.tracker.board
+            got, _ = self._react(DiceMisread(read, chosen.dice, board, q.frame))
+            lines.extend(got)
+        lines.append({"kind": "answered", "frame": q.frame,
+                      "text": f"the players chose {_play_text(chosen.play)}"})
+        try:
+            self.tracker.resolve(chosen)
+        except ValueError as exc:
+            raise SessionError(str(exc)) from None
+        self.open_question = None
+        return self._commit(lines, self.next_frame - 1 if frame is None else frame, t, None)
+
+    def throw_by_hand(self, dice: tuple[int, int], *, frame: int | None = None,
+                      t: float = 0.0) -> list[Event]:
+        """Record a throw the camera could not read, as the players call it.
+
+        Args:
+            dice: the two dice.
+            frame: the current frame (defaults to the last one fed).
+            t: its time.
+
+        Returns:
+            The journal lines written.
+
+        Raises:
+            SessionError: if a play is still awaited or the dice are not 1..6.
+        """
+        if self.tracker.phase.value != "await_throw":
+            raise SessionError("a play is still awaited: answer or correct it first")
+        try:
+            Dice(*dice)
+        except ValueError as exc:
+            raise SessionError(str(exc)) from None
+        lines: list[Event] = [{"kind": "answered", "frame": self.next_frame - 1,
+                               "text": f"the players call the throw {dice[0]}{dice[1]}"}]
+        status = self._throw(dice, self.tracker.board, lines)
+        self.open_question = None
+        return self._commit(lines, self.next_frame - 1 if frame is None else frame, t, status)
 
     def correct(self, board: Board, *, frame: int | None = None, t: float = 0.0) -> list[Event]:
         """Set the position by hand (the players agree the board stands like this).
@@ -498,6 +592,8 @@ class Session:
 
     def _react(self, event: TrackerEvent) -> tuple[list[Event], str | None]:
         out: list[Event] = []
+        if isinstance(event, (ThrowSeen, PlaySeen, GatheredSeen)):
+            self.open_question = None
         if isinstance(event, ThrowSeen):
             return out, self._throw(event.dice, self.tracker.board, out)
         if isinstance(event, DiceMisread):
@@ -524,6 +620,7 @@ class Session:
                                 + "; ".join(_play_text(c.play) for c in event.alternatives)})
             return out, "false move"
         if isinstance(event, QuestionRaised):
+            self.open_question = event
             if event.about == "play":
                 text = event.question + ": " + " or ".join(_play_text(c.play)
                                                              for c in event.options)
@@ -611,9 +708,15 @@ class Session:
                 log.warning("display %r: %s", display, exc)
                 continue
             for press in presses:
+                kind = getattr(getattr(press, "kind", None), "value", None)
                 choice = getattr(getattr(press, "decision", None), "value", None)
                 turn = self.game.state.turn
-                if choice in ("stay", "go") and turn is not None and turn.won_hole \
+                if kind == "correct":
+                    out.append({"kind": "notice", "frame": self.next_frame - 1,
+                                "text": "a player asks for a correction: set the board "
+                                        "(board NOTATION) or answer the question at the "
+                                        "console"})
+                elif choice in ("stay", "go") and turn is not None and turn.won_hole \
                         and turn.decision is None:
                     out.extend(self._decision(Choice(choice)))
         return out

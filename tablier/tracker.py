@@ -418,6 +418,7 @@ class _Pending:
     asked: bool = False
     reported: list[str] = field(default_factory=list)
     start_key: str | None = None
+    suspect: str | None = None
 
 
 def _candidate_json(c: Candidate | None) -> object:
@@ -495,7 +496,8 @@ class Tracker:
             "pending": None if pending is None else {
                 "dice": list(pending.dice), "mover": pending.mover, "may_go": pending.may_go,
                 "last_fit": _candidate_json(pending.last_fit), "asked": pending.asked,
-                "reported": list(pending.reported), "start_key": pending.start_key},
+                "reported": list(pending.reported), "start_key": pending.start_key,
+                "suspect": pending.suspect},
             "last_dice": None if self._last_dice is None else list(self._last_dice),
             "last_at": [list(p) for p in self._last_at],
             "throw_men": self._throw_men,
@@ -528,7 +530,9 @@ class Tracker:
                                    asked=bool(p["asked"]),
                                    reported=[str(k) for k in p["reported"]],
                                    start_key=None if p.get("start_key") is None
-                                   else str(p["start_key"]))
+                                   else str(p["start_key"]),
+                                   suspect=None if p.get("suspect") is None
+                                   else str(p["suspect"]))
             last = state["last_dice"]
             last_dice = None if last is None else (int(last[0]), int(last[1]))  # type: ignore[index]
             last_at = tuple((float(p[0]), float(p[1]))
@@ -587,6 +591,40 @@ class Tracker:
                 self._pending.last_fit = None
         self._reset_still()
 
+    def finish(self, frame: int) -> list[TrackerEvent]:
+        """The frames have ended (a recording's end): close the play awaited if it is known.
+
+        Args:
+            frame: the last frame's index.
+
+        Returns:
+            The :class:`PlaySeen` of the play last seen beyond doubt, or nothing.
+
+        Raises:
+            Nothing.
+        """
+        pending = self._pending
+        if pending is None or pending.last_fit is None:
+            return []
+        self._pending = None
+        self.board = pending.last_fit.board
+        return [PlaySeen(pending.last_fit, frame, asked=pending.asked)]
+
+    def resolve(self, candidate: Candidate) -> None:
+        """Take a player's answer to a question about the play awaited.
+
+        Args:
+            candidate: the option chosen; with ``dice`` set, the throw was misread as well.
+
+        Raises:
+            ValueError: if no play is awaited.
+        """
+        if self._pending is None:
+            raise ValueError("no play is awaited")
+        if candidate.dice is not None:
+            self._pending.dice = candidate.dice
+        self._pending.last_fit, self._pending.asked = candidate, True
+
     def _reset_still(self) -> None:
         self._run = None
         self._run_length = 0
@@ -630,6 +668,11 @@ class Tracker:
             self._run_length += 1
         else:
             self._run, self._run_length = key, 1
+        pending = self._pending
+        if (self._run_length == self.still_frames + 1 and pending is not None
+                and view.fields is not None
+                and pending.suspect == key.split("|", 1)[1]):
+            return self._look_at_men(pending, view, confirm=True)
         if self._run_length != self.still_frames:
             return []
         return self._still(view)
@@ -638,7 +681,7 @@ class Tracker:
         events: list[TrackerEvent] = []
         new_dice = view.dice is not None and view.bad_throw is None and self._new_throw(view)
         unread = (view.dice is None and view.bad_throw is None and view.dice_seen >= 1
-                  and bool(view.dice_at) and bool(self._last_at) and self._all_moved(view))
+                  and bool(view.dice_at) and (not self._last_at or self._all_moved(view)))
         if not (new_dice or unread):
             self._learn_dice(view)
         new_dice = new_dice or unread
@@ -707,7 +750,8 @@ class Tracker:
                       if not any(_near(p, q, far) for q in self._last_at))
         self._last_at = (self._last_at + extra)[:4]
 
-    def _look_at_men(self, pending: _Pending, view: BoardView) -> list[TrackerEvent]:
+    def _look_at_men(self, pending: _Pending, view: BoardView, *,
+                     confirm: bool = False) -> list[TrackerEvent]:
         if pending.may_go and board_cost(START, view) <= FIT and self.board != START:
             # Every man back on the talons: the player went.
             self._pending = None
@@ -721,9 +765,15 @@ class Tracker:
         men = view.reading().split("|", 1)[1]
         if men in pending.reported:
             return []  # already flagged or answered for these very men
-        pending.last_fit = None
         if men == pending.start_key or board_cost(self.board, view) < COUNT_COST:
+            pending.last_fit = None
             return []  # nothing seen to move yet: wait (decided when the dice are taken up)
+        if verdict is Verdict.FALSE_MOVE and not confirm:
+            # NOTE: one frame may show a hand or the cup that the occlusion check missed; a
+            # false move is only called when the next frame shows the same men.
+            pending.suspect = men
+            return []
+        pending.last_fit = None
         return self._doubt(pending, ranked, verdict, view)
 
     def _doubt(self, pending: _Pending, ranked: list[Candidate], verdict: Verdict,

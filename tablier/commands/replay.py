@@ -154,6 +154,9 @@ def run(args: argparse.Namespace) -> int:
                 latencies.append(time.monotonic() - delivered.get(first, delivered[view.frame]))
             if session.over:
                 break
+        else:
+            # The recording ends with the dice still down: the last play as last seen.
+            session.finish()
     except JournalError as exc:
         return _fail(f"{exc} (the match so far is kept in {journal})")
     finally:

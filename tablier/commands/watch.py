@@ -7,6 +7,8 @@ the match in a journal (./tablier-journal/<date>-<time>.jsonl unless --journal s
 
 While it runs, type at the console (then Enter):
   stay | go            the roller's decision after a hole won by his own throw
+  answer N             answer the last question with its option N
+  dice NN              call a throw the camera cannot read (e.g. dice 52)
   board NOTATION       set the position by hand (the engine's notation, e.g. 1x13,3,5/1x15 w)
   score                print the score
   quit                 stop; the journal keeps the match (continue it with --resume)
@@ -159,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
                 _announce(line)
             if session.over or not _commands(session, commands):
                 break
+        else:
+            session.finish()  # the source ended (a recording played as a camera)
         if session.over:
             print(format_record(session.journal.events))
         return 0
@@ -284,6 +288,10 @@ def _commands(session: Any, lines: queue.Queue[str]) -> bool:
         try:
             if word in ("stay", "go"):
                 session.decide(Choice(word))
+            elif word == "answer" and rest.strip().isdigit():
+                session.answer(int(rest.strip()))
+            elif word == "dice" and len(rest.strip()) == 2 and rest.strip().isdigit():
+                session.throw_by_hand((int(rest.strip()[0]), int(rest.strip()[1])))
             elif word == "board":
                 session.correct(Position.from_notation(rest.strip()).counts)
             elif word == "score":
@@ -293,13 +301,19 @@ def _commands(session: Any, lines: queue.Queue[str]) -> bool:
             elif word == "quit":
                 return False
             elif word:
-                print(f"unknown command {word!r}: stay, go, board NOTATION, score or quit",
-                      file=sys.stderr)
+                print(f"unknown command {line!r}: stay, go, answer N, dice NN, board NOTATION, "
+                      f"score or quit", file=sys.stderr)
         except (SessionError, InvalidNotationError) as exc:
             print(f"tablier watch: {exc}", file=sys.stderr)
 
 
 def _announce(line: dict[str, Any]) -> None:
     kind = line.get("kind")
-    if kind in ("false_move", "question", "reroll", "notice"):
+    if kind in ("false_move", "question", "reroll", "notice", "retract"):
         print(f"{kind.replace('_', ' ')}: {line.get('text', '')}", file=sys.stderr)
+    if kind == "question" and line.get("about") != "dice":
+        for i, play in enumerate(line.get("options", []), start=1):
+            moves = " ".join(f"{a}/{b}" for a, b in play) or "(no play)"
+            print(f"  answer {i}: {moves}", file=sys.stderr)
+    elif kind == "question":
+        print("  type: dice NN", file=sys.stderr)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import ClassVar
 
 import cv2
 import numpy as np
@@ -99,3 +100,89 @@ def test_camera_lock_round_trip() -> None:
     assert CameraLock.from_json(json.loads(json.dumps(lock.to_json()))) == lock
     with pytest.raises(ValueError, match="camera lock"):
         CameraLock.from_json({"exposure_time": 1})
+
+
+class _FakeCapture:
+    """Stands in for cv2.VideoCapture: answers, goes silent (unplugged), answers again."""
+
+    script: ClassVar[list[bool]] = []
+    opened = 0
+
+    def __init__(self, device: object) -> None:
+        type(self).opened += 1
+
+    def isOpened(self) -> bool:
+        return True
+
+    def set(self, *args: object) -> bool:
+        return True
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        ok = self.script.pop(0) if self.script else False
+        return ok, (np.full((4, 6, 3), (10, 20, 30), np.uint8) if ok else None)
+
+    def release(self) -> None:
+        pass
+
+
+def test_webcam_unplugged_then_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    _FakeCapture.script = [True, False, False, True, True]
+    _FakeCapture.opened = 0
+    monkeypatch.setattr(cv2, "VideoCapture", _FakeCapture)
+    cam = CameraSource(0, retry=0.0)
+    frames = []
+    for f in cam.frames(start=7):
+        frames.append(f)
+        if len(frames) == 4:
+            break
+    cam.close()
+    assert [f.index for f in frames] == [7, 8, 9, 10]
+    assert frames[0].image is not None and frames[0].image[0, 0].tolist() == [30, 20, 10]
+    assert frames[1].image is None and "reconnecting" in (frames[1].problem or "")
+    assert frames[2].image is not None and frames[3].image is not None
+    assert _FakeCapture.opened >= 3  # reopened after it went silent
+
+
+def test_picamera_lock_with_a_stand_in_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    controls: list[dict[str, object]] = []
+
+    class Picamera2:
+        def create_video_configuration(self, main: dict[str, object]) -> dict[str, object]:
+            return {"main": main}
+
+        def configure(self, config: object) -> None:
+            pass
+
+        def start(self) -> None:
+            pass
+
+        def capture_metadata(self) -> dict[str, object]:
+            return {"ExposureTime": 20000, "AnalogueGain": 2.5, "ColourGains": (1.4, 1.9)}
+
+        def set_controls(self, c: dict[str, object]) -> None:
+            controls.append(c)
+
+        def capture_array(self, name: str) -> np.ndarray:
+            return np.full((4, 6, 3), (1, 2, 3), np.uint8)
+
+        def stop(self) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=Picamera2))
+    cam = PiCameraSource(size=(6, 4))
+    lock = cam.lock()
+    assert lock == CameraLock(20000, 2.5, (1.4, 1.9))
+    assert controls[-1]["AeEnable"] is False and controls[-1]["AwbEnable"] is False
+    frame = next(iter(cam.frames()))
+    assert frame.image is not None and frame.image[0, 0].tolist() == [3, 2, 1]
+    cam.close()
+    cam.close()
+    again = PiCameraSource(lock=lock)
+    assert controls[-1]["ExposureTime"] == 20000
+    again.close()

@@ -175,3 +175,74 @@ def test_misread_dice_are_taken_back_when_the_men_tell(tmp_path: Path) -> None:
     # and a resumed session rebuilds the same match from the journal
     resumed, _ = Session.resume(tmp_path / "m.jsonl")
     assert resumed.game.score == session.game.score
+
+
+def test_unreadable_dice_are_asked_then_called_by_hand(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from tablier.replay import compare, truth_from_json
+
+    views, truth = simulate_match(seed=9, throws=4, pile=15)
+    first = tuple(truth[0]["dice"])
+    hidden = [i for i, v in enumerate(views) if v.dice == first][:3]
+    views = [replace(v, dice=None) if i in hidden else v for i, v in enumerate(views)]
+    session = Session.start(tmp_path / "m.jsonl", MatchInfo())
+    for i, v in enumerate(views):
+        session.step(v)
+        if i == hidden[-1]:
+            assert session.open_question is not None
+            assert session.open_question.about == "dice"
+            with pytest.raises(SessionError, match="choose"):
+                session.answer(99)
+            n = next(k for k, c in enumerate(session.open_question.options, start=1)
+                     if c.dice is not None and sorted(c.dice) == sorted(first))
+            session.answer(n)
+    events = read_journal(tmp_path / "m.jsonl").events
+    assert [e["kind"] for e in events].count("question") == 1
+    assert compare(truth_from_json(truth), events).exact
+
+
+def test_a_button_decides_to_go(tmp_path: Path) -> None:
+    from tablier.engine import Color
+    from tablier.hardware import Decision, EventKind, MarkerEvent, RecordingMarkers
+
+    views, truth = simulate_match(seed=2, throws=60, pile=15, go_rate=0.0)
+    hole = next(i for i, t in enumerate(truth) if t["decision"] == "stay")
+    display = RecordingMarkers()
+    session = Session.start(tmp_path / "m.jsonl", MatchInfo(), displays=[display])
+    pressed = False
+    for v in views:
+        session.step(v)
+        turn = session.game.state.turn
+        if not pressed and turn is not None and turn.won_hole and turn.decision is None:
+            assert sum(1 for e in session.game.history if e.kind == "throw") == hole + 1
+            display.press(MarkerEvent(EventKind.CORRECT))
+            display.press(MarkerEvent(EventKind.DECISION, Color(turn.roller.value),
+                                      Decision.GO))
+            pressed = True
+            break
+    assert pressed
+    session.step(views[-1])  # the next frame polls the buttons
+    kinds = [(e["kind"], e.get("choice")) for e in read_journal(tmp_path / "m.jsonl").events]
+    assert ("decision", "go") in kinds and ("releve", None) in kinds
+    assert ("notice", None) in kinds
+    assert session.tracker.board == (15,) + (0,) * 22 + (-15,)
+
+
+def test_a_failing_display_does_not_stop_the_match(tmp_path: Path,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    class Unplugged(Recorder):
+        def show(self, marks: Marks, *, status: Any = "idle") -> None:
+            raise OSError("device disconnected")
+
+        def poll_events(self) -> list[Any]:
+            raise OSError("device disconnected")
+
+    views, truth = simulate_match(seed=3, throws=5, pile=15)
+    good = Recorder()
+    session = Session.start(tmp_path / "m.jsonl", MatchInfo(), displays=[Unplugged(), good])
+    for v in views:
+        session.step(v)
+    assert len(per_throw(read_journal(tmp_path / "m.jsonl").events)) == len(truth)
+    assert len(good.shown) > len(truth)
+    assert "device disconnected" in caplog.text

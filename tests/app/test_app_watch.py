@@ -49,3 +49,27 @@ def test_config_files(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="not TOML"):
         load_config(tmp_path / "bad.toml")
     assert Config.from_mapping({}) == Config()
+
+
+def test_watch_a_recording_as_if_live(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The live loop end to end, the bundled demo's frames standing in for the camera."""
+    from tablier.journal import read_journal
+    from tablier.replay import GameError, compare, find_game, load_game
+
+    try:
+        game = load_game(find_game(None))
+    except GameError:
+        pytest.skip("the bundled demo game is not in this checkout")
+    frames = tmp_path / "camera"
+    frames.mkdir()
+    for k, f in enumerate(game.files[:30]):  # the first five throws
+        (frames / f"{k:04d}{f.suffix}").symlink_to(f)
+    (frames / "frames.json").write_text(json.dumps({"fps": 50}))
+    monkeypatch.chdir(tmp_path)
+    journal = tmp_path / "live.jsonl"
+    assert main(["watch", "--camera", f"file:{frames}", "--calibration",
+                 str(game.calibration), "--journal", str(journal), "--markers", "record:"]) == 0
+    events = read_journal(journal).events
+    verdict = compare(game.truth[:5], events)
+    assert verdict.exact, verdict.text()
