@@ -1,0 +1,93 @@
+"""The colour profile of a board, taken from a rectified reference frame of a match's start.
+
+The reference frame shows the start of a match: fifteen dames on each talon, the three jetons at
+rest between the talons, both fichets in their start holes, the pavillon in the middle hole and
+no dice. Every other place is empty there, so its colour is the "empty" colour of that place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from tablier.calibration.calibration import CalibrationError, ColourProfile
+from tablier.calibration.layout import SampleLayout
+
+Image = npt.NDArray[np.uint8]
+RGB = tuple[float, float, float]
+
+
+def _rgb(v: npt.ArrayLike) -> RGB:
+    a = np.asarray(v, np.float64).reshape(3)
+    return (round(float(a[0]), 2), round(float(a[1]), 2), round(float(a[2]), 2))
+
+
+def _rgbs(a: npt.ArrayLike) -> tuple[RGB, ...]:
+    return tuple(_rgb(r) for r in np.asarray(a, np.float64).reshape(-1, 3))
+
+
+def build_profile(layout: SampleLayout, rectified: Image) -> ColourProfile:
+    """Measure every colour of the profile on a rectified reference frame.
+
+    Args:
+        layout: the probes.
+        rectified: the reference frame rectified to ``layout.shape``, uint8 RGB.
+
+    Returns:
+        The profile.
+
+    Raises:
+        CalibrationError: if the frame does not look like the start of a match (the white
+            talon must be clearly lighter than the black one).
+    """
+    if rectified.shape[:2] != layout.shape:
+        raise CalibrationError(f"rectified reference is {rectified.shape[:2]}, "
+                               f"expected {layout.shape}")
+    flat = rectified.reshape(-1, 3)
+    n = layout.geometry.slots
+    slots = layout.slots.means(flat).reshape(24, n, 3).astype(np.float64)
+    white = slots[0, 0].copy()
+    black = slots[23, 0].copy()
+    if white.mean() < black.mean() + 40:
+        raise CalibrationError("the reference frame must show the start of a match: white dames "
+                               "on the talon at White's bottom-left, black ones at the top-left "
+                               f"(white talon reads {white.round()}, black {black.round()})")
+    empty = slots.copy()
+    empty[0] = slots[2]    # White's talon looks like field 3 (same flèche colour)
+    empty[23] = slots[21]  # Black's talon like White's field 22
+    rings = layout.rings.means(flat).reshape(24, n, 3).astype(np.float64)
+    white_ring, black_ring = rings[0, 0].copy(), rings[23, 0].copy()
+    rings[0], rings[23] = rings[2].copy(), rings[21].copy()
+    jet = layout.jetons.means(flat).astype(np.float64)
+    rest = [i for i, k in enumerate(layout.jeton_keys) if k[0] == "rest"]
+    others = [i for i, k in enumerate(layout.jeton_keys) if k[0] != "rest"]
+    jeton = np.median(jet[rest], axis=0)
+    jet_empty = jet.copy()
+    jet_empty[rest] = np.median(jet[others], axis=0)
+    holes = layout.holes.means(flat).astype(np.float64)
+    start = [i for i, k in enumerate(layout.hole_keys) if k[1] == 0 and k[0] != "pavillon"]
+    pav = [i for i, k in enumerate(layout.hole_keys) if k[0] == "pavillon"]
+    free = [i for i, k in enumerate(layout.hole_keys) if k[1] > 0]
+    flags = layout.flags.means(flat).astype(np.float64)
+    rail_samples = layout.rail.means(flat).astype(np.float64)
+    rail = np.median(rail_samples, axis=0)
+    flag_empty = flags.copy()
+    flag_empty[pav] = rail
+    return ColourProfile(
+        rail=_rgb(rail), rail_samples=_rgbs(rail_samples), slots=_rgbs(empty),
+        rings=_rgbs(rings), white=_rgb(white), black=_rgb(black),
+        white_ring=_rgb(white_ring), black_ring=_rgb(black_ring), jeton=_rgb(jeton), jeton_empty=_rgbs(jet_empty),
+        hole=_rgb(np.median(holes[free], axis=0)), peg=_rgb(np.median(holes[start], axis=0)),
+        pavillon=_rgb(flags[pav[0]]), flag_empty=_rgbs(flag_empty),
+        surface=_rgbs(_empty_surface(layout, flat)))
+
+
+def _empty_surface(layout: SampleLayout, flat: Image) -> npt.NDArray[np.float64]:
+    """Surface probe colours with the talons and the resting jetons taken away.
+
+    The first two columns (the talons' flèches and the jetons at rest) take the colour of the
+    columns two fields further on, which look the same when empty.
+    """
+    rows, cols = layout.surface_grid
+    surf = layout.surface.means(flat).astype(np.float64).reshape(rows, cols, 3)
+    surf[:, 0:2] = surf[:, 4:6]
+    return np.asarray(surf.reshape(-1, 3), np.float64)

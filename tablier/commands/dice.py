@@ -1,0 +1,66 @@
+"""Read the dice on any photograph (no calibration needed).
+
+Prints one JSON object: the image size and every die seen, with its top face, centre and size
+in the image's pixels and a confidence; a die seen but not readable has "value": null and a
+"reason" ("cocked", "on_die", "out_of_view"):
+
+  {"image": [640, 480],
+   "dice": [{"value": 5, "center": [412.0, 233.5], "size": 38.0, "confidence": 0.97}]}
+
+A missing, empty, truncated or non-image file is refused with one line on stderr (exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+HELP = "read the dice on any photograph"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the command's arguments.
+
+    Args:
+        parser: the subcommand's parser.
+
+    Raises:
+        Nothing.
+    """
+    parser.add_argument("image", metavar="IMAGE", help="a photograph (JPEG, PNG, ...)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the reading as JSON (the default and only format)")
+    parser.add_argument("--debug", metavar="DIR", type=Path,
+                        help="also write an annotated picture IMAGE-stem.dice.png into DIR")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read the image and print the JSON reading.
+
+    Args:
+        args: the parsed arguments (``image``, ``json``, ``debug``).
+
+    Returns:
+        0.
+
+    Raises:
+        UsageError: if the image is missing, unreadable, truncated or not an image.
+    """
+    import cv2
+
+    from tablier.cli import UsageError
+    from tablier.vision.dice import DiceConfig, draw_reading, load_image, read_dice
+
+    try:
+        image = load_image(args.image)
+        reading = read_dice(DiceConfig(), image)
+    except ValueError as exc:
+        raise UsageError(f"{exc} ({args.image!r})" if args.image not in str(exc)
+                         else str(exc)) from None
+    if args.debug is not None:
+        args.debug.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(args.debug / f"{Path(args.image).stem}.dice.png"),
+                    draw_reading(image, reading)[:, :, ::-1])
+    print(json.dumps(reading.to_json()))
+    return 0

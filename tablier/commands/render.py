@@ -1,0 +1,82 @@
+"""Render synthetic board frames with their ground truth (regenerates the fixture sets).
+
+A set: sessions of one board style, camera and lens, each with reference.jpg, its
+calibration.json (made by the same code as tablier calibrate) and frames NAME.jpg + NAME.json.
+The same seed gives the same set. Examples:
+
+    tablier render out/measure --seed 2 --sessions 8 --frames 50
+    tablier render out/game --game --seed 5
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+HELP = "render synthetic board frames with ground truth"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the options.
+
+    Args:
+        parser: the subcommand's parser.
+
+    Raises:
+        Nothing.
+    """
+    parser.add_argument("out", type=Path, help="the folder to write")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--sessions", type=int, default=4)
+    parser.add_argument("--frames", type=int, default=25, help="frames per session")
+    parser.add_argument("--size", default="1640x1232", help="WxH (default: %(default)s)")
+    parser.add_argument("--occluders", type=float, default=0.08,
+                        help="share of frames with a hand or cup (default: %(default)s)")
+    parser.add_argument("--game", action="store_true",
+                        help="render a whole demo game (engine-legal plays) with a manifest")
+    parser.add_argument("--releves", type=int, default=1, help="relevés of the demo game")
+    parser.add_argument("--throws", type=int, default=12, help="throws per relevé")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Render the set or the game.
+
+    Args:
+        args: the parsed options.
+
+    Returns:
+        0.
+
+    Raises:
+        UsageError: for a bad size or count.
+    """
+    from tablier.cli import UsageError
+
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"--size must be WxH, not {args.size!r}") from None
+    if not (64 <= w <= 8000 and 64 <= h <= 8000):
+        raise UsageError(f"--size {args.size!r} out of range 64..8000")
+    if args.sessions < 1 or args.frames < 1 or not 0 <= args.occluders <= 1:
+        raise UsageError("--sessions and --frames must be at least 1, --occluders 0..1")
+    from tablier.calibration.calibration import CalibrationError
+    try:
+        return _render(args, w, h)
+    except CalibrationError as exc:
+        raise UsageError(f"the rendered reference frame could not be calibrated: {exc}"
+                         " (try a larger --size)") from None
+
+
+def _render(args: argparse.Namespace, w: int, h: int) -> int:
+    if args.game:
+        from tablier.vision.game import write_game
+        path = write_game(args.out, seed=args.seed, width=w, height=h, releves=args.releves,
+                          throws=args.throws)
+        print(f"wrote the game and its manifest {path}")
+        return 0
+    from tablier.vision.render import render_set
+    folders = render_set(args.out, seed=args.seed, sessions=args.sessions, frames=args.frames,
+                         width=w, height=h, occluder_rate=args.occluders)
+    print(f"wrote {len(folders)} session(s) of {args.frames} frames under {args.out}")
+    return 0

@@ -1,0 +1,128 @@
+"""The vision commands: tablier see, calibrate, eval and render, and their bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tablier.cli import main
+
+ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "vision" / "measure" / "s00"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _one_line_error(code: int, out: str, err: str, text: str) -> None:
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and text in err
+    assert "Traceback" not in err
+
+
+def test_see_prints_the_observation_and_writes_a_picture(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pic = tmp_path / "seen.jpg"
+    code, out, err = _run(capsys, "see", str(ROOT / "frame_000.jpg"), "--calibration",
+                          str(ROOT / "calibration.json"), "--annotated", str(pic))
+    assert code == 0, err
+    data = json.loads(out)
+    truth = json.loads((ROOT / "frame_000.json").read_text())
+    assert data["occluded"] == truth["occluded"]
+    assert len(data["fields"]) == (0 if truth["occluded"] else 24)
+    assert "total" in data["timings_ms"] and pic.stat().st_size > 1000
+
+
+@pytest.mark.parametrize(("make", "text"), [
+    (lambda d: d / "missing.jpg", "no image file"),
+    (lambda d: _write(d / "cut.jpg", (ROOT / "frame_000.jpg").read_bytes()[:5000]),
+     "truncated JPEG"),
+    (lambda d: _write(d / "junk.jpg", b"\x00" * 100), "not a readable image"),
+])
+def test_see_refuses_bad_images(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                make: object, text: str) -> None:
+    path = make(tmp_path)  # type: ignore[operator]
+    _one_line_error(*_run(capsys, "see", str(path), "--calibration",
+                          str(ROOT / "calibration.json")), text)
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def test_see_refuses_wrong_size_no_board_and_bad_calibration(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import cv2
+    import numpy as np
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), np.zeros((100, 100, 3), np.uint8))
+    cal = str(ROOT / "calibration.json")
+    _one_line_error(*_run(capsys, "see", str(small), "--calibration", cal), "1024x768")
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((768, 1024, 3), 128, np.uint8))
+    _one_line_error(*_run(capsys, "see", str(blank), "--calibration", cal), "no board")
+    frame = str(ROOT / "frame_000.jpg")
+    _one_line_error(*_run(capsys, "see", frame, "--calibration", str(tmp_path / "none.json")),
+                    "no calibration file")
+    stale = json.loads((ROOT / "calibration.json").read_text())
+    stale["version"] = 0
+    (tmp_path / "stale.json").write_text(json.dumps(stale))
+    _one_line_error(*_run(capsys, "see", frame, "--calibration", str(tmp_path / "stale.json")),
+                    "stale")
+
+
+def test_calibrate_steps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, _ = _run(capsys, "calibrate", "markers", "--out", str(tmp_path / "m.png"),
+                        "--dpi", "100")
+    assert code == 0 and (tmp_path / "m.png").exists()
+    code, _out, err = _run(capsys, "calibrate", "board", str(ROOT / "reference.jpg"), "--out",
+                          str(tmp_path / "c.json"), "--overlay", str(tmp_path / "o.jpg"))
+    assert code == 0, err
+    assert (tmp_path / "o.jpg").stat().st_size > 1000
+    data = json.loads((tmp_path / "c.json").read_text())
+    assert data["format"] == "tablier-calibration" and data["markers"] is True
+    code, _out, err = _run(capsys, "calibrate", "overlay", str(ROOT / "frame_001.jpg"),
+                          "--calibration", str(tmp_path / "c.json"), "--out",
+                          str(tmp_path / "o2.jpg"))
+    assert code == 0, err
+    _one_line_error(*_run(capsys, "calibrate", "board", str(ROOT / "reference.jpg"),
+                          "--corners", "1,2", "3,4", "5", "6,7"), "--corners")
+    _one_line_error(*_run(capsys, "calibrate", "lens"), "ChArUco")
+
+
+def test_eval_prints_a_table_and_writes_csv(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    one = tmp_path / "set" / "s00"
+    one.mkdir(parents=True)
+    for name in ("calibration.json", "frame_000.jpg", "frame_000.json", "frame_001.jpg",
+                 "frame_001.json"):
+        shutil.copy(ROOT / name, one / name)
+    csv_path = tmp_path / "r.csv"
+    code, out, err = _run(capsys, "eval", str(tmp_path / "set"), "--out", str(csv_path))
+    assert code == 0, err
+    assert "colour per field" in out and "visible count per field" in out and "total" in out
+    assert len(csv_path.read_text().splitlines()) == 3
+    _one_line_error(*_run(capsys, "eval", str(tmp_path / "nothing")), "no fixture set")
+    (tmp_path / "empty").mkdir()
+    _one_line_error(*_run(capsys, "eval", str(tmp_path / "empty")), "not a fixture set")
+
+
+def test_render_set_and_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, err = _run(capsys, "render", str(tmp_path / "r"), "--seed", "3", "--sessions",
+                          "1", "--frames", "2", "--size", "480x360")
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "r" / "s00").glob("*.jpg")) == [
+        "frame_000.jpg", "frame_001.jpg", "reference.jpg"]
+    code, _out, err = _run(capsys, "render", str(tmp_path / "g"), "--game", "--throws", "2",
+                          "--size", "640x480")
+    assert code == 0, err
+    manifest = json.loads((tmp_path / "g" / "manifest.json").read_text())
+    assert len(manifest["throws"]) == 2 and len(manifest["frames"]) == 12
+    _one_line_error(*_run(capsys, "render", str(tmp_path / "x"), "--size", "big"), "--size")

@@ -1,0 +1,124 @@
+"""The recogniser on rendered frames: fields, marks, occlusion, bad input, motion."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from tablier.engine import Color
+from tablier.vision.errors import BadFrameError, BoardNotFoundError
+from tablier.vision.evaluate import frames
+from tablier.vision.imageio import read_image
+from tablier.vision.marks import marks_truth_reading
+from tablier.vision.recognizer import Recognizer
+
+
+def _pairs(session: Path) -> list[tuple[Path, Path]]:
+    return list(frames(session))
+
+
+def test_fields_and_marks_match_the_truth(small_session: Path,
+                                          small_recognizer: Recognizer) -> None:
+    read = 0
+    for img, truth_path in _pairs(small_session):
+        truth = json.loads(truth_path.read_text())
+        obs = small_recognizer.recognize(read_image(img))
+        assert obs.occluded == truth["occluded"], img.name
+        if truth["occluded"]:
+            assert obs.fields == () and "occluded" in obs.flags
+            continue
+        read += 1
+        got = [(r.color.value if r.color else None, r.visible) for r in obs.fields]
+        want = [(f["color"], f["visible"]) for f in truth["fields"]]
+        assert got == want, img.name
+        expected = marks_truth_reading(truth["marks"])
+        assert obs.marks is not None
+        assert (obs.marks.white_pegs, obs.marks.black_pegs, obs.marks.pavillon) == (
+            expected.white_pegs, expected.black_pegs, expected.pavillon), img.name
+        # the truth costs only its piles (fewer stacks than a row would show)
+        piling = sum(min(f["count"], 5) - f["visible"] for f in truth["fields"])
+        assert obs.mismatch({int(k): v for k, v in truth["white"].items()},
+                            {int(k): v for k, v in truth["black"].items()}) == piling
+    assert read >= 3
+
+
+def test_mismatch_punishes_a_wrong_position(small_session: Path,
+                                            small_recognizer: Recognizer) -> None:
+    img, truth_path = next((i, t) for i, t in _pairs(small_session)
+                           if not json.loads(t.read_text())["occluded"])
+    truth = json.loads(truth_path.read_text())
+    obs = small_recognizer.recognize(read_image(img))
+    white = {int(k): v for k, v in truth["white"].items()}
+    black = {int(k): v for k, v in truth["black"].items()}
+    moved = dict(white)
+    field = max(moved)
+    moved[field] -= 1
+    if not moved[field]:
+        del moved[field]
+    target = next(f for f in range(1, 25) if f not in moved and 25 - f not in black)
+    moved[target] = 1
+    assert obs.mismatch(moved, black) > obs.mismatch(white, black)
+
+
+def test_observation_json_and_timings(small_session: Path,
+                                      small_recognizer: Recognizer) -> None:
+    img, _ = _pairs(small_session)[0]
+    obs = small_recognizer.recognize(read_image(img))
+    data = obs.to_json()
+    json.dumps(data)
+    stages = [name for name, _ in obs.timings]
+    assert stages[0] == "locate" and stages[-1] == "total"
+    assert all(ms >= 0 for _, ms in obs.timings)
+    assert obs.board_source == "markers" and obs.markers == (0, 1, 2, 3)
+    if not obs.occluded:
+        assert data["white"] == {str(k): v for k, v in sorted(obs.men(Color.WHITE).items())}
+
+
+def test_motion_against_the_previous_frame(small_session: Path,
+                                           small_recognizer: Recognizer) -> None:
+    pairs = _pairs(small_session)
+    a = read_image(pairs[0][0])
+    first = small_recognizer.recognize(a)
+    same = small_recognizer.recognize(a, previous=first)
+    assert same.occlusion.motion is not None and not same.moving
+    other = small_recognizer.recognize(read_image(pairs[1][0]), previous=first)
+    assert other.occlusion.motion is not None
+    assert other.occlusion.motion > same.occlusion.motion
+
+
+def test_previous_placement_is_used_when_markers_are_hidden(
+        small_session: Path, small_recognizer: Recognizer) -> None:
+    img = read_image(small_session / "reference.jpg")
+    first = small_recognizer.recognize(img)
+    hidden = img.copy()
+    for x, y in first.quad:  # cover the four corner blocks
+        xi, yi = int(x), int(y)
+        hidden[max(0, yi - 40):yi + 40, max(0, xi - 40):xi + 40] = 90
+    obs = small_recognizer.recognize(hidden, previous=first)
+    assert obs.board_source == "previous" and "markers_missing" in obs.flags
+
+
+def test_bad_frames_raise_one_clear_error(small_recognizer: Recognizer) -> None:
+    with pytest.raises(BadFrameError, match="calibration is for 640x480"):
+        small_recognizer.recognize(np.zeros((100, 120, 3), np.uint8))
+    with pytest.raises(BadFrameError, match="HxWx3 uint8"):
+        small_recognizer.recognize(np.zeros((480, 640), np.uint8))
+    with pytest.raises(BadFrameError, match="numpy array"):
+        small_recognizer.recognize("frame.jpg")  # type: ignore[arg-type]
+    with pytest.raises(BoardNotFoundError, match="no board"):
+        small_recognizer.recognize(np.full((480, 640, 3), 128, np.uint8))
+
+
+def test_position_of_the_visible_stacks(small_session: Path,
+                                        small_recognizer: Recognizer) -> None:
+    for img, truth_path in _pairs(small_session):
+        if json.loads(truth_path.read_text())["occluded"]:
+            continue
+        obs = small_recognizer.recognize(read_image(img))
+        position = obs.position()
+        for color in Color:
+            assert position.men(color) == obs.men(color)
+        return
+    pytest.fail("no unoccluded frame in the small session")

@@ -1,0 +1,88 @@
+"""Properties of the renderer's ground truth."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from tablier.calibration.geometry import BoardGeometry
+from tablier.engine import Color
+from tablier.vision.render import Camera, Scene, random_scene, render_frame
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_truth_counts_fifteen_men_and_visible_stacks(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    scene = random_scene(rng, occluder_rate=0.0)
+    r = render_frame(scene, seed=seed, width=320, height=240)
+    t = r.truth
+    assert sum(t["white"].values()) == 15 and sum(t["black"].values()) == 15
+    by_colour = {"white": 0, "black": 0}
+    for f in t["fields"]:
+        assert 0 <= f["visible"] <= min(f["count"], BoardGeometry().slots)
+        assert (f["visible"] > 0) == (f["count"] > 0) == (f["color"] is not None)
+        assert sum(f["piles"]) == f["count"]
+        if f["color"]:
+            by_colour[f["color"]] += f["count"]
+    assert by_colour == {"white": 15, "black": 15}
+    # the engine's view (own numbering) and the per-field view agree
+    for color in Color:
+        for field, n in t[color.value].items():
+            wf = int(field) if color is Color.WHITE else 25 - int(field)
+            assert t["fields"][wf - 1]["count"] == n
+
+
+def test_same_seed_same_frame_and_truth() -> None:
+    scene = random_scene(np.random.default_rng(3))
+    a = render_frame(scene, seed=11, width=320, height=240)
+    b = render_frame(scene, seed=11, width=320, height=240)
+    assert a.truth == b.truth
+    assert np.array_equal(a.image, b.image)
+
+
+def test_markers_and_quad_are_projected_by_the_camera() -> None:
+    g = BoardGeometry()
+    cam = Camera.random(np.random.default_rng(1), 640, 480, geometry=g)
+    r = render_frame(Scene.start(), camera=cam, seed=1, geometry=g)
+    quad = np.array(r.truth["quad"])
+    assert np.allclose(quad, cam.project(g, g.corners), atol=0.01)
+    for corners in r.truth["markers"].values():
+        pts = np.array(corners)
+        assert (pts >= 0).all() and (pts[:, 0] < 640).all() and (pts[:, 1] < 480).all()
+    assert r.image.shape == (480, 640, 3) and r.image.dtype == np.uint8
+
+
+def test_dice_truth_lies_in_the_frame_and_on_the_surface() -> None:
+    r = render_frame(random_scene(np.random.default_rng(5)), seed=5, width=640, height=480)
+    x0, y0, x1, y1 = BoardGeometry().surface
+    assert len(r.truth["dice"]) == 2
+    for d in r.truth["dice"]:
+        assert 1 <= d["value"] <= 6
+        assert x0 <= d["center_mm"][0] <= x1 and y0 <= d["center_mm"][1] <= y1
+        assert 0 <= d["center"][0] < 640 and 0 <= d["center"][1] < 480
+
+
+def test_occluder_is_in_the_truth_and_changes_the_picture() -> None:
+    scene = random_scene(np.random.default_rng(9))
+    plain = render_frame(scene, seed=2, width=320, height=240)
+    covered = render_frame(Scene(white=scene.white, black=scene.black, dice=scene.dice,
+                                 marks=scene.marks, occluder="hand"),
+                           seed=2, width=320, height=240)
+    assert not plain.truth["occluded"] and covered.truth["occluded"]
+    assert np.abs(plain.image.astype(int) - covered.image.astype(int)).mean() > 3
+
+
+def test_both_colours_on_one_field_is_refused() -> None:
+    with pytest.raises(ValueError, match="both colours"):
+        render_frame(Scene(white={5: 1, 1: 14}, black={20: 1, 1: 14}), seed=0, width=160,
+                     height=120)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_three_jetons_are_always_drawn(seed: int) -> None:
+    scene = random_scene(np.random.default_rng(seed))
+    assert scene.marks is not None
+    placed = 0
+    for pm in (scene.marks.white, scene.marks.black):
+        if pm.token_spot:
+            placed += 2 if pm.bredouille_token else 1
+    assert placed <= 3

@@ -1,0 +1,327 @@
+"""Find the board in a frame and straighten it into a top view.
+
+``locate_board(cfg, image) -> BoardQuad`` finds the corner markers (or falls back on the
+calibrated corners); ``rectify(cfg, image, quad)`` returns the board seen straight from above at
+the calibration's scale. Run as ``python -m tablier.vision.board CALIBRATION IMAGE --debug OUT``
+to write the rectified board.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+from tablier.calibration.calibration import Calibration, CalibrationError
+from tablier.calibration.geometry import MARKER_IDS
+from tablier.calibration.layout import SampleLayout
+from tablier.calibration.markers import MarkerFinder
+from tablier.vision.errors import BadFrameError, BoardNotFoundError
+
+Image = npt.NDArray[np.uint8]
+Matrix = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False)
+class VisionConfig:
+    """A calibration with everything derived from it once: probes, marker finder, arrays."""
+
+    calibration: Calibration
+    """The calibration."""
+    layout: SampleLayout
+    """Probes of the rectified board."""
+    finder: MarkerFinder = field(repr=False)
+    """The marker detector."""
+
+    @classmethod
+    def from_calibration(cls, calibration: Calibration) -> VisionConfig:
+        """Derive the probes and detector from a calibration.
+
+        Args:
+            calibration: the calibration.
+
+        Returns:
+            The config.
+
+        Raises:
+            CalibrationError: if the profile does not fit this layout (a stale calibration).
+        """
+        layout = SampleLayout.build(calibration.geometry, calibration.scale)
+        p = calibration.profile
+        for name, have, need in (("slots", len(p.slots), len(layout.slots.index)),
+                                 ("rings", len(p.rings), len(layout.rings.index)),
+                                 ("rail_samples", len(p.rail_samples), len(layout.rail.index)),
+                                 ("surface", len(p.surface), len(layout.surface.index)),
+                                 ("jeton_empty", len(p.jeton_empty), len(layout.jetons.index)),
+                                 ("flag_empty", len(p.flag_empty), len(layout.flags.index))):
+            if have != need:
+                raise CalibrationError(f"calibration profile has {have} {name} colours where "
+                                       f"this tablier reads {need}: the calibration is stale, "
+                                       "run tablier calibrate board again")
+        return cls(calibration=calibration, layout=layout, finder=MarkerFinder())
+
+
+@dataclass(frozen=True, eq=False)
+class BoardQuad:
+    """Where the board is in one frame."""
+
+    homography: Matrix
+    """Board millimetres -> undistorted frame pixels (3x3)."""
+    quad: tuple[tuple[float, float], ...]
+    """Outer corners TL, TR, BR, BL in frame pixels."""
+    markers: tuple[int, ...]
+    """Ids of the markers seen on this frame."""
+    source: str
+    """``"markers"``, ``"calibration"`` (corners of the calibration) or ``"previous"``."""
+
+
+def check_image(image: object) -> Image:
+    """Refuse anything but an HxWx3 uint8 image.
+
+    Args:
+        image: the candidate frame.
+
+    Returns:
+        The same array.
+
+    Raises:
+        BadFrameError: naming what is wrong with it.
+    """
+    if not isinstance(image, np.ndarray):
+        raise BadFrameError(f"a frame must be a numpy array, not {type(image).__name__}")
+    if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
+        raise BadFrameError(f"a frame must be HxWx3 uint8 RGB, not {image.shape} {image.dtype}")
+    if image.shape[0] < 32 or image.shape[1] < 32:
+        raise BadFrameError(f"frame of {image.shape[1]}x{image.shape[0]} pixels is too small")
+    return image
+
+
+def _undistort(cfg: VisionConfig, pts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    lens = cfg.calibration.lens
+    if lens is None:
+        return pts
+    k, d = lens.arrays()
+    out = cv2.undistortPoints(pts.reshape(-1, 1, 2), k, d, None, None, k)
+    return np.asarray(out, np.float64).reshape(-1, 2)
+
+
+def _distort(cfg: VisionConfig, pts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    lens = cfg.calibration.lens
+    if lens is None:
+        return pts
+    k, d = lens.arrays()
+    norm = (pts.reshape(-1, 2) - k[:2, 2]) / np.array([k[0, 0], k[1, 1]])
+    obj = np.hstack([norm, np.ones((len(norm), 1))]).reshape(-1, 1, 3)
+    img, _ = cv2.projectPoints(obj, np.zeros(3), np.zeros(3), k, d)
+    return np.asarray(img, np.float64).reshape(-1, 2)
+
+
+def project(cfg: VisionConfig, quad: BoardQuad, mm: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """Board millimetres to frame pixels (lens distortion included).
+
+    Args:
+        cfg: the vision config.
+        quad: where the board is.
+        mm: Nx2 board points.
+
+    Returns:
+        Nx2 frame pixels.
+
+    Raises:
+        Nothing.
+    """
+    pts = np.asarray(mm, np.float64).reshape(-1, 1, 2)
+    und = cv2.perspectiveTransform(pts, quad.homography).reshape(-1, 2)
+    return _distort(cfg, np.asarray(und, np.float64))
+
+
+def unproject(cfg: VisionConfig, quad: BoardQuad, px: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """Frame pixels to board millimetres.
+
+    Args:
+        cfg: the vision config.
+        quad: where the board is.
+        px: Nx2 frame pixels.
+
+    Returns:
+        Nx2 board millimetres.
+
+    Raises:
+        Nothing.
+    """
+    und = _undistort(cfg, np.asarray(px, np.float64).reshape(-1, 2))
+    inv = np.linalg.inv(quad.homography)
+    return np.asarray(cv2.perspectiveTransform(und.reshape(-1, 1, 2), inv), np.float64).reshape(-1, 2)
+
+
+def quad_from_corners(cfg: VisionConfig, corners: Sequence[Sequence[float]], source: str
+                      ) -> BoardQuad:
+    """A board placement from its four outer corners in frame pixels (TL, TR, BR, BL).
+
+    Args:
+        cfg: the vision config.
+        corners: the four corners.
+        source: where they come from.
+
+    Returns:
+        The placement.
+
+    Raises:
+        BoardNotFoundError: if the corners do not make a convex quadrilateral.
+    """
+    px = np.asarray(corners, np.float64).reshape(4, 2)
+    und = _undistort(cfg, px)
+    if not cv2.isContourConvex(und.astype(np.float32).reshape(-1, 1, 2)) or \
+            cv2.contourArea(und.astype(np.float32)) < 100:
+        raise BoardNotFoundError(f"board corners {px.round(1).tolist()} do not make a board")
+    h = cv2.getPerspectiveTransform(cfg.calibration.geometry.corners.astype(np.float32),
+                                    und.astype(np.float32))
+    return BoardQuad(homography=np.asarray(h, np.float64),
+                     quad=tuple((float(x), float(y)) for x, y in px), markers=(), source=source)
+
+
+def _expected_markers(cfg: VisionConfig, prior: BoardQuad
+                      ) -> dict[int, tuple[float, float, float]]:
+    """Where each marker should be (x, y, side in pixels) if the board has not moved."""
+    g = cfg.calibration.geometry
+    out: dict[int, tuple[float, float, float]] = {}
+    for k, mid in enumerate(MARKER_IDS):
+        px = project(cfg, prior, g.marker_corners(k))
+        c = px.mean(axis=0)
+        side = float(np.linalg.norm(px[1] - px[0]) + np.linalg.norm(px[2] - px[1])) / 2
+        out[mid] = (float(c[0]), float(c[1]), side)
+    return out
+
+
+def locate_board(cfg: VisionConfig, image: Image, *, previous: BoardQuad | None = None
+                 ) -> BoardQuad:
+    """Find the board: by its corner markers, else where it was, else where it was calibrated.
+
+    Args:
+        cfg: the vision config.
+        image: HxWx3 uint8 RGB frame.
+        previous: the placement found on an earlier frame, used when markers are hidden.
+
+    Returns:
+        The placement.
+
+    Raises:
+        BadFrameError: if ``image`` is not an HxWx3 uint8 array.
+        BoardNotFoundError: if the board carries markers, too few are seen and there is no
+            earlier placement to fall back on.
+    """
+    check_image(image)
+    g = cfg.calibration.geometry
+    found = {}
+    if cfg.calibration.markers:
+        prior = previous
+        if prior is None:
+            try:
+                prior = quad_from_corners(cfg, cfg.calibration.quad, "calibration")
+            except BoardNotFoundError:
+                prior = None
+        expected = None if prior is None else _expected_markers(cfg, prior)
+        found = cfg.finder.find(image, expected=expected)
+    need = cfg.calibration.thresholds.min_markers
+    if len(found) >= need:
+        src = np.concatenate([g.marker_corners(MARKER_IDS.index(i)) for i in found])
+        dst = _undistort(cfg, np.concatenate(list(found.values())))
+        h, _ = cv2.findHomography(src, dst, 0)
+        if h is not None:
+            corners = cv2.perspectiveTransform(g.corners.reshape(-1, 1, 2), h)
+            outer = _distort(cfg, np.asarray(corners, np.float64).reshape(-1, 2))
+            return BoardQuad(homography=np.asarray(h, np.float64),
+                             quad=tuple((float(x), float(y)) for x, y in outer),
+                             markers=tuple(sorted(found)), source="markers")
+    if previous is not None:
+        return BoardQuad(homography=previous.homography, quad=previous.quad,
+                         markers=tuple(sorted(found)), source="previous")
+    if cfg.calibration.markers and len(found) < 2:
+        raise BoardNotFoundError(f"no board in the frame: {len(found)} of 4 corner markers seen")
+    try:
+        q = quad_from_corners(cfg, cfg.calibration.quad, "calibration")
+    except BoardNotFoundError:
+        raise BoardNotFoundError(f"no board in the frame: {len(found)} of 4 corner markers "
+                                 "seen") from None
+    return BoardQuad(homography=q.homography, quad=q.quad, markers=tuple(sorted(found)),
+                     source="calibration")
+
+
+def rectify(cfg: VisionConfig, image: Image, quad: BoardQuad) -> Image:
+    """The board straight from above, rails included, at the calibration's scale.
+
+    Args:
+        cfg: the vision config.
+        image: HxWx3 uint8 RGB frame.
+        quad: where the board is.
+
+    Returns:
+        The rectified board, ``layout.shape`` x 3 uint8 RGB.
+
+    Raises:
+        Nothing.
+    """
+    hh, ww = cfg.layout.shape
+    s = cfg.layout.scale
+    to_mm = np.array([[1 / s, 0, 0], [0, 1 / s, 0], [0, 0, 1]])
+    m = quad.homography @ to_mm
+    if cfg.calibration.lens is None:
+        return np.asarray(cv2.warpPerspective(image, m, (ww, hh),
+                                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                              borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    step = 8
+    gx = np.arange(0, ww + step, step, dtype=np.float64)
+    gy = np.arange(0, hh + step, step, dtype=np.float64)
+    xx, yy = np.meshgrid(gx, gy)
+    grid = np.stack([xx, yy], axis=-1).reshape(-1, 1, 2)
+    und = cv2.perspectiveTransform(grid, m).reshape(-1, 2)
+    src = _distort(cfg, np.asarray(und, np.float64)).reshape(len(gy), len(gx), 2).astype(np.float32)
+    big = (len(gx) * step, len(gy) * step)
+    off = (step - 1) / 2
+    shift = np.array([[1.0, 0.0, off], [0.0, 1.0, off]])
+    maps = [cv2.warpAffine(cv2.resize(src[..., c], big, interpolation=cv2.INTER_LINEAR), shift,
+                           (ww, hh), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                           borderMode=cv2.BORDER_REPLICATE) for c in (0, 1)]
+    fixed, frac = cv2.convertMaps(maps[0], maps[1], cv2.CV_16SC2)
+    return np.asarray(cv2.remap(image, fixed, frac, cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Locate and rectify one image; write ``rectified.png`` into the debug folder.
+
+    Args:
+        argv: ``CALIBRATION IMAGE --debug OUT``.
+
+    Returns:
+        0 when the board was found, 1 otherwise.
+
+    Raises:
+        SystemExit: on bad arguments.
+    """
+    from tablier.vision.imageio import read_image
+    parser = argparse.ArgumentParser(prog="python -m tablier.vision.board")
+    parser.add_argument("calibration", type=Path)
+    parser.add_argument("image", type=Path)
+    parser.add_argument("--debug", type=Path, default=Path("out"))
+    args = parser.parse_args(argv)
+    cfg = VisionConfig.from_calibration(Calibration.load(args.calibration))
+    image = read_image(args.image)
+    try:
+        quad = locate_board(cfg, image)
+    except BoardNotFoundError as exc:
+        print(exc.reason)
+        return 1
+    args.debug.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(args.debug / "rectified.png"),
+                cv2.cvtColor(rectify(cfg, image, quad), cv2.COLOR_RGB2BGR))
+    print(f"board found by {quad.source}, markers {list(quad.markers)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

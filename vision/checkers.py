@@ -1,0 +1,208 @@
+"""Read the dames on a rectified board: which colour holds each field and how many show.
+
+Dames stand in a row from the base of a flèche outwards; more than a row holds are piled. Seen
+from above a pile is one disc, so a field reports the number of *visible* stacks, not the number
+of dames: the tracker counts piles by following the legal plays. Each slot of a row is compared
+with three colours: the empty slot on the reference frame, a white dame and a black dame, all
+corrected for the light of this frame by the rails' colour.
+
+Run as ``python -m tablier.vision.checkers CALIBRATION IMAGE`` to print the fields.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+from tablier.calibration.geometry import white_field
+from tablier.engine import Color
+from tablier.vision.board import VisionConfig
+
+Image = npt.NDArray[np.uint8]
+F32 = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class FieldReading:
+    """What one field shows from above."""
+
+    field: int
+    """The field in White's numbering, 1..24."""
+    color: Color | None
+    """The colour of the dames there, None when empty."""
+    visible: int
+    """How many stacks of dames are seen (a pile counts once), 0..slots."""
+    confidence: float
+    """0..1: how clearly the slots were told apart."""
+    covered: bool = False
+    """True when a die hid part of the field (the reading was completed from its neighbours)."""
+
+    def to_json(self) -> dict[str, object]:
+        """The reading as plain JSON data."""
+        return {"field": self.field, "color": None if self.color is None else self.color.value,
+                "visible": self.visible, "confidence": round(self.confidence, 3),
+                "covered": self.covered}
+
+
+@dataclass(frozen=True)
+class FieldCounts:
+    """The 24 fields in White's numbering."""
+
+    fields: tuple[FieldReading, ...]
+    """One reading per field, White's field 1 first."""
+
+    def men(self, color: Color) -> dict[int, int]:
+        """Visible stacks of ``color`` per field in that player's own numbering.
+
+        Args:
+            color: whose dames.
+
+        Returns:
+            Field (his numbering) -> visible stacks, for fields he holds.
+
+        Raises:
+            Nothing.
+        """
+        return {white_field(color, r.field): r.visible for r in self.fields
+                if r.color is color and r.visible > 0}
+
+
+def light_gain(cfg: VisionConfig, flat: Image) -> F32:
+    """Per-channel gain that brings this frame's light back to the reference frame's.
+
+    Args:
+        cfg: the vision config.
+        flat: the rectified frame as (H*W)x3.
+
+    Returns:
+        Three gains (R, G, B).
+
+    Raises:
+        Nothing.
+    """
+    now = np.median(cfg.layout.rail.means(flat), axis=0)
+    ref = np.array(cfg.calibration.profile.rail, np.float32)
+    return np.asarray(np.clip(ref / np.maximum(now, 1.0), 0.25, 4.0), np.float32)
+
+
+def count_checkers(cfg: VisionConfig, rectified: Image, *, gain: F32 | None = None,
+                   dice_px: npt.ArrayLike = ()) -> FieldCounts:
+    """Read every field of a rectified board.
+
+    Args:
+        cfg: the vision config.
+        rectified: the board from :func:`~tablier.vision.board.rectify`, uint8 RGB.
+        gain: the light gain (computed from the rails when None).
+        dice_px: Nx2 rectified pixel centres of dice lying on the board; their pixels are
+            left out of the slots they cover.
+
+    Returns:
+        The 24 readings.
+
+    Raises:
+        Nothing.
+    """
+    layout = cfg.layout
+    prof = cfg.calibration.profile
+    th = cfg.calibration.thresholds
+    n = layout.geometry.slots
+    flat = rectified.reshape(-1, 3)
+    if gain is None:
+        gain = light_gain(cfg, flat)
+    dice = np.asarray(dice_px, np.float64).reshape(-1, 2)
+    radius = th.die_radius_mm * layout.scale
+    if len(dice):
+        feats, share = layout.slots.masked_means(flat, ~layout.slots.near(dice, radius))
+    else:
+        feats, share = layout.slots.means(flat), np.ones(len(layout.slots.index), np.float32)
+    occ_flat, white_flat, conf_flat = _classify(
+        feats * gain, np.array(prof.slots, np.float32), np.array(prof.white, np.float32),
+        np.array(prof.black, np.float32), th.occupied_margin)
+    covered = share < th.min_visible_share
+    if covered.any():
+        # NOTE: a die hides the middle of these slots: read the ring around them instead.
+        ring, ring_share = layout.rings.masked_means(flat, ~layout.rings.near(dice, radius))
+        o, w, c = _classify(ring * gain, np.array(prof.rings, np.float32),
+                            np.array(prof.white_ring, np.float32),
+                            np.array(prof.black_ring, np.float32), th.occupied_margin)
+        use = covered & (ring_share >= th.min_visible_share)
+        occ_flat = np.where(use, o, occ_flat)
+        white_flat = np.where(use, w, white_flat)
+        conf_flat = np.where(use, c * 0.8, conf_flat)
+        covered = covered & ~use
+    occupied = occ_flat.reshape(24, n)
+    is_white = white_flat.reshape(24, n)
+    conf = conf_flat.reshape(24, n)
+    covered = covered.reshape(24, n)
+    readings: list[FieldReading] = []
+    for i in range(24):
+        occ = occupied[i].copy()
+        cov = covered[i]
+        c = conf[i].copy()
+        if cov.any():
+            # NOTE: a die hides this slot; dames fill a row from the base, so the slot is taken
+            # exactly when a slot further out is taken.
+            for k in np.nonzero(cov)[0]:
+                occ[k] = bool(occ[k + 1:].any()) if k + 1 < n else bool(occ[:k].all() and occ[k])
+                c[k] = 0.3
+        visible = int(occ.sum())
+        color: Color | None = None
+        confidence = float(c.min()) if n else 1.0
+        if visible:
+            whites = int((is_white[i] & occ & ~cov).sum())
+            blacks = int((~is_white[i] & occ & ~cov).sum())
+            color = Color.WHITE if whites >= blacks else Color.BLACK
+            if whites and blacks:
+                confidence *= 0.3
+            if not occ[:visible].all():
+                confidence *= 0.5
+        readings.append(FieldReading(field=i + 1, color=color, visible=visible,
+                                     confidence=round(min(1.0, 2.0 * confidence), 4),
+                                     covered=bool(cov.any())))
+    return FieldCounts(fields=tuple(readings))
+
+
+def _classify(feats: F32, empty: F32, white: F32, black: F32, margin: float
+              ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], F32]:
+    """Occupied?, white?, and a confidence for each probe by its nearest reference colour."""
+    d_e = np.linalg.norm(feats - empty, axis=1)
+    d_w = np.linalg.norm(feats - white, axis=1)
+    d_b = np.linalg.norm(feats - black, axis=1)
+    d_m = np.minimum(d_w, d_b)
+    conf = np.abs(d_e - d_m) / (d_e + d_m + 1e-3)
+    return d_m + margin < d_e, d_w < d_b, conf.astype(np.float32)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the fields of one image.
+
+    Args:
+        argv: ``CALIBRATION IMAGE``.
+
+    Returns:
+        0.
+
+    Raises:
+        SystemExit: on bad arguments.
+    """
+    from tablier.calibration.calibration import Calibration
+    from tablier.vision.board import locate_board, rectify
+    from tablier.vision.imageio import read_image
+    parser = argparse.ArgumentParser(prog="python -m tablier.vision.checkers")
+    parser.add_argument("calibration", type=Path)
+    parser.add_argument("image", type=Path)
+    args = parser.parse_args(argv)
+    cfg = VisionConfig.from_calibration(Calibration.load(args.calibration))
+    image = read_image(args.image)
+    counts = count_checkers(cfg, rectify(cfg, image, locate_board(cfg, image)))
+    for r in counts.fields:
+        print(r.field, r.color.value if r.color else "-", r.visible, r.confidence)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

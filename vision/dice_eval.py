@@ -1,0 +1,360 @@
+"""Measure the dice reader on a fixture set: per-die accuracy, errors by kind, timings.
+
+Two kinds of set are read:
+
+* the real webcam photographs, ``fixtures/dice/real`` (YOLO labels beside each JPEG, the
+  tune/measure split in ``split.json``);
+* the rendered sets, ``fixtures/dice/rendered/<name>`` (``truth.json`` written by
+  ``python -m tablier.vision.render_dice``).
+
+Matching rule: a die the reader reports matches a true die when its centre lies inside the
+true die's box grown by a quarter of the box's longer side on every side (for the real set
+the box is the label, which encloses the top face's pips; for rendered frames, the projected
+top face). Each true die takes the nearest unclaimed report. A true die is read correctly
+when its matched report has the same value; a true bad throw (value None) is read correctly
+when the report's value is None too. A true die with no report is *missed*, a report with no
+true die is *extra*; both are errors. Per-die accuracy = correct / (true dice + extra).
+A rendered die whose top-face centre is outside the frame cannot be seen: it is not counted
+unless the reader reports it.
+
+Run as a module::
+
+    python -m tablier.vision.dice_eval fixtures/dice/real --split measure [--csv out.csv]
+    python -m tablier.vision.dice_eval fixtures/dice/rendered/measure
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+import math
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+from tablier.vision.dice import DiceConfig, Die, load_image, read_dice
+
+GROW = 0.25
+"""A report matches a true die if its centre is inside the true box grown by this share."""
+
+
+@dataclass(frozen=True)
+class TrueDie:
+    """One die of the ground truth."""
+
+    value: int | None
+    """The top face, or None for a bad throw."""
+    box: tuple[float, float, float, float]
+    """(x0, y0, x1, y1) in image pixels: the labelled box or the projected top face."""
+    reason: str | None = None
+    """Why ``value`` is None (rendered sets only)."""
+    optional: bool = False
+    """True when the die cannot be seen (its top face centre is outside the frame)."""
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One image of a set and its truth."""
+
+    name: str
+    """The image's file stem, e.g. ``"dice_12"``."""
+    path: Path
+    """The image file."""
+    truth: tuple[TrueDie, ...]
+    """Every die on the image."""
+    board_normal: tuple[float, float, float] | None = None
+    """The board's normal in camera coordinates when known (rendered frames), as a
+    calibration would give it."""
+
+
+@dataclass(frozen=True)
+class DiceRow:
+    """The result on one image (one CSV row)."""
+
+    image: str
+    """The image's name."""
+    true_dice: int
+    """Dice in the truth that count."""
+    correct: int
+    """True dice read with the right value (or rightly unread)."""
+    wrong: int
+    """True dice matched by a report with another value."""
+    missed: int
+    """True dice nobody reported."""
+    extra: int
+    """Reports matching no true die."""
+    ms: float
+    """Time of :func:`read_dice` on this image, milliseconds."""
+    errors: str
+    """The errors, e.g. ``"wrong 6->3 @(120,88); extra 1 @(40,9)"``."""
+
+
+def load_real_set(root: Path, split: str) -> list[Sample]:
+    """Load the real webcam photographs of one split.
+
+    Args:
+        root: the folder ``fixtures/dice/real`` (JPEG + YOLO ``.txt`` + ``split.json``).
+        split: ``"tune"`` or ``"measure"``.
+
+    Returns:
+        The samples in the manifest's order.
+
+    Raises:
+        ValueError: if the split is unknown or a label line is malformed.
+        OSError: if a file is missing.
+    """
+    manifest = json.loads((root / "split.json").read_text())
+    if split not in ("tune", "measure"):
+        raise ValueError(f"split must be 'tune' or 'measure', got {split!r}")
+    samples = []
+    for name in manifest[split]:
+        path = root / f"{name}.jpg"
+        truth = []
+        for line_no, line in enumerate((root / f"{name}.txt").read_text().splitlines(), 1):
+            if not line.strip():
+                continue
+            parts = line.split()
+            if len(parts) != 5:
+                raise ValueError(f"{name}.txt line {line_no}: expected 5 fields, got {line!r}")
+            cls, cx, cy, bw, bh = int(parts[0]), *(float(p) for p in parts[1:])
+            w, h = 640.0, 480.0  # NOTE: every photograph of the set is 640x480
+            truth.append(TrueDie(cls + 1, ((cx - bw / 2) * w, (cy - bh / 2) * h,
+                                           (cx + bw / 2) * w, (cy + bh / 2) * h)))
+        samples.append(Sample(name, path, tuple(truth)))
+    return samples
+
+
+def load_rendered_set(folder: Path) -> list[Sample]:
+    """Load a rendered set written by ``python -m tablier.vision.render_dice``.
+
+    Args:
+        folder: the set's folder (frames and ``truth.json``).
+
+    Returns:
+        The samples in frame order.
+
+    Raises:
+        OSError: if ``truth.json`` is missing.
+        ValueError: if it is not valid JSON.
+    """
+    data = json.loads((folder / "truth.json").read_text())
+    width, height = data["width"], data["height"]
+    samples = []
+    for frame in data["frames"]:
+        truth = []
+        for die in frame["dice"]:
+            xs = [p[0] for p in die["top_face"]]
+            ys = [p[1] for p in die["top_face"]]
+            cx, cy = die["center"]
+            optional = not (0 <= cx < width and 0 <= cy < height)
+            truth.append(TrueDie(die["value"], (min(xs), min(ys), max(xs), max(ys)),
+                                 die["reason"], optional))
+        name = str(frame["image"]).rsplit(".", 1)[0]
+        normal = frame.get("board_normal")
+        samples.append(Sample(name, folder / frame["image"], tuple(truth),
+                              tuple(normal) if normal else None))
+    return samples
+
+
+def score_image(truth: Sequence[TrueDie], found: Sequence[Die]) -> tuple[int, int, int, int,
+                                                                         int, list[str]]:
+    """Match reports to true dice by the module's rule and count.
+
+    Args:
+        truth: the true dice of the image.
+        found: what the reader reported.
+
+    Returns:
+        (true dice counted, correct, wrong, missed, extra, error descriptions).
+
+    Raises:
+        Nothing.
+    """
+    claimed: set[int] = set()
+    counted = correct = wrong = missed = 0
+    errors: list[str] = []
+    for t in truth:
+        x0, y0, x1, y1 = t.box
+        grow = GROW * max(x1 - x0, y1 - y0)
+        tcx, tcy = (x0 + x1) / 2, (y0 + y1) / 2
+        best: tuple[float, int] | None = None
+        for k, d in enumerate(found):
+            if k in claimed:
+                continue
+            x, y = d.center
+            if x0 - grow <= x <= x1 + grow and y0 - grow <= y <= y1 + grow:
+                dist = math.hypot(x - tcx, y - tcy)
+                if best is None or dist < best[0]:
+                    best = (dist, k)
+        if best is None:
+            if not t.optional:
+                counted += 1
+                missed += 1
+                errors.append(f"missed {t.value} @({tcx:.0f},{tcy:.0f})")
+            continue
+        counted += 1
+        claimed.add(best[1])
+        d = found[best[1]]
+        if d.value == t.value:
+            correct += 1
+        else:
+            wrong += 1
+            got = d.value if d.value is not None else d.reason
+            want = t.value if t.value is not None else t.reason
+            errors.append(f"wrong {want}->{got} @({tcx:.0f},{tcy:.0f})")
+    extra = 0
+    for k, d in enumerate(found):
+        if k not in claimed:
+            extra += 1
+            got = d.value if d.value is not None else d.reason
+            errors.append(f"extra {got} @({d.center[0]:.0f},{d.center[1]:.0f})")
+    return counted, correct, wrong, missed, extra, errors
+
+
+def evaluate_dice(samples: Iterable[Sample], *, cfg: DiceConfig | None = None,
+                  calibrated: bool = True) -> list[DiceRow]:
+    """Read every image of a set and score it.
+
+    Args:
+        samples: the images with their truth (:func:`load_real_set`, :func:`load_rendered_set`).
+        cfg: the reader's configuration; the defaults when None.
+        calibrated: give the reader the board's normal when the sample knows it (as the
+            Recognizer does from its calibration); False reads as ``tablier dice`` does.
+
+    Returns:
+        One :class:`DiceRow` per image.
+
+    Raises:
+        ValueError: if an image cannot be read.
+    """
+    config = cfg or DiceConfig()
+    rows = []
+    for sample in samples:
+        image = load_image(sample.path)
+        used = config
+        if calibrated and sample.board_normal is not None:
+            used = dataclasses.replace(config, board_normal=sample.board_normal)
+        start = time.perf_counter()
+        reading = read_dice(used, image)
+        ms = (time.perf_counter() - start) * 1000
+        counted, correct, wrong, missed, extra, errors = score_image(sample.truth, reading.dice)
+        rows.append(DiceRow(sample.name, counted, correct, wrong, missed, extra, round(ms, 2),
+                            "; ".join(errors)))
+    return rows
+
+
+def summarise(rows: Sequence[DiceRow]) -> dict[str, float]:
+    """Totals of a set: dice, errors by kind, per-die accuracy, median time.
+
+    Args:
+        rows: the rows of :func:`evaluate_dice`.
+
+    Returns:
+        ``{"images", "true_dice", "correct", "wrong", "missed", "extra", "accuracy",
+        "median_ms"}``.
+
+    Raises:
+        Nothing.
+    """
+    true_dice = sum(r.true_dice for r in rows)
+    extra = sum(r.extra for r in rows)
+    correct = sum(r.correct for r in rows)
+    denominator = true_dice + extra
+    return {
+        "images": len(rows),
+        "true_dice": true_dice,
+        "correct": correct,
+        "wrong": sum(r.wrong for r in rows),
+        "missed": sum(r.missed for r in rows),
+        "extra": extra,
+        "accuracy": correct / denominator if denominator else 1.0,
+        "median_ms": float(np.median([r.ms for r in rows])) if rows else 0.0,
+    }
+
+
+def write_csv(rows: Sequence[DiceRow], path: Path) -> None:
+    """Write one CSV row per image.
+
+    Args:
+        rows: the rows of :func:`evaluate_dice`.
+        path: the CSV file to write.
+
+    Raises:
+        OSError: if the file cannot be written.
+    """
+    with path.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(DiceRow.__dataclass_fields__))
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(asdict(row))
+
+
+def load_set(path: Path, split: str | None) -> list[Sample]:
+    """Load a real set (a folder with ``split.json``) or a rendered one (``truth.json``).
+
+    Args:
+        path: the set's folder.
+        split: for the real set, ``"tune"`` or ``"measure"``.
+
+    Returns:
+        The samples.
+
+    Raises:
+        ValueError: if the folder holds neither kind of set, or the split is missing.
+    """
+    if (path / "truth.json").is_file():
+        return load_rendered_set(path)
+    if (path / "split.json").is_file():
+        if split is None:
+            raise ValueError(f"{str(path)!r} is a real set: give --split tune or measure")
+        return load_real_set(path, split)
+    raise ValueError(f"no dice set in {str(path)!r} (no truth.json or split.json)")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the accuracy of the dice reader on a set (and write a CSV if asked).
+
+    Args:
+        argv: arguments without the program name.
+
+    Returns:
+        0, or 2 on a bad set.
+
+    Raises:
+        SystemExit: from argparse on bad arguments.
+    """
+    parser = argparse.ArgumentParser(prog="python -m tablier.vision.dice_eval",
+                                     description="Measure the dice reader on a fixture set.")
+    parser.add_argument("set", type=Path, help="fixtures/dice/real or a rendered set folder")
+    parser.add_argument("--split", choices=("tune", "measure"))
+    parser.add_argument("--csv", type=Path, help="write one row per image")
+    parser.add_argument("--errors", action="store_true", help="list every image with errors")
+    parser.add_argument("--uncalibrated", action="store_true",
+                        help="do not give the reader the rendered board's normal")
+    args = parser.parse_args(argv)
+    try:
+        samples = load_set(args.set, args.split)
+    except (ValueError, OSError) as exc:
+        print(f"dice_eval: {exc}", file=sys.stderr)
+        return 2
+    rows = evaluate_dice(samples, calibrated=not args.uncalibrated)
+    if args.csv:
+        write_csv(rows, args.csv)
+    if args.errors:
+        for row in rows:
+            if row.errors:
+                print(f"{row.image}: {row.errors}")
+    s = summarise(rows)
+    print(f"images {s['images']}  true dice {s['true_dice']}  correct {s['correct']}  "
+          f"wrong {s['wrong']}  missed {s['missed']}  extra {s['extra']}  "
+          f"per-die accuracy {100 * s['accuracy']:.2f}%  median {s['median_ms']:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

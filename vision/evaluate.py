@@ -1,0 +1,254 @@
+"""Measure the recogniser on a fixture set: accuracy per kind of reading, and timings.
+
+A set is a folder holding one or more *sessions*; a session is a folder with a
+``calibration.json`` and frames ``NAME.jpg`` each with its truth ``NAME.json`` (as written by
+:func:`tablier.vision.render.write_frame`). ``reference.jpg`` (the calibration frame) is not
+scored. Run ``python -m tablier.vision.evaluate SET --out results.csv`` or ``tablier eval SET``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import statistics
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tablier.calibration.calibration import Calibration
+from tablier.vision.errors import RecognitionError
+from tablier.vision.imageio import read_image
+from tablier.vision.marks import marks_truth_reading
+from tablier.vision.recognizer import Observation, Recognizer
+
+METRICS = ("dice per die", "colour per field", "visible count per field", "markers (board)",
+           "jetons/fichets/pavillon", "occlusion")
+"""The rows of the accuracy table, in order."""
+
+
+@dataclass
+class Tally:
+    """Correct and total counts of one metric."""
+
+    correct: int = 0
+    """Readings that matched the truth."""
+    total: int = 0
+    """Readings scored."""
+
+    def add(self, ok: bool, n: int = 1) -> None:
+        """Count ``n`` readings, all right or all wrong."""
+        self.total += n
+        self.correct += n if ok else 0
+
+    @property
+    def accuracy(self) -> float:
+        """Share of correct readings (NaN when nothing was scored)."""
+        return self.correct / self.total if self.total else math.nan
+
+
+@dataclass
+class Report:
+    """The result of an evaluation."""
+
+    tallies: dict[str, Tally] = field(default_factory=lambda: {m: Tally() for m in METRICS})
+    """Accuracy per metric."""
+    timings: dict[str, list[float]] = field(default_factory=dict)
+    """Milliseconds per stage, one entry per frame."""
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    """One CSV row per frame."""
+    failures: list[str] = field(default_factory=list)
+    """Frames that could not be read at all, with the reason."""
+
+    def table(self) -> str:
+        """The accuracy and timing table as text."""
+        lines = [f"{'metric':<26}{'correct':>9}{'total':>8}{'accuracy':>10}"]
+        for name, t in self.tallies.items():
+            acc = "-" if not t.total else f"{100 * t.accuracy:.2f}%"
+            lines.append(f"{name:<26}{t.correct:>9}{t.total:>8}{acc:>10}")
+        lines.append("")
+        lines.append(f"{'stage':<26}{'median ms':>10}{'p90 ms':>9}{'frames':>8}")
+        order = ["locate", "rectify", "occlusion", "dice", "dames", "marks", "total"]
+        stages = sorted(self.timings, key=lambda k: order.index(k) if k in order else 99)
+        for stage in stages:
+            values = self.timings[stage]
+            v = sorted(values)
+            p90 = v[min(len(v) - 1, int(0.9 * len(v)))]
+            lines.append(f"{stage:<26}{statistics.median(v):>10.2f}{p90:>9.2f}{len(v):>8}")
+        if self.failures:
+            lines.append("")
+            lines.append(f"{len(self.failures)} frame(s) not read: " + "; ".join(self.failures[:5]))
+        return "\n".join(lines)
+
+
+def sessions(root: Path) -> Iterator[Path]:
+    """Every session folder (holding a ``calibration.json``) under ``root``, sorted.
+
+    Args:
+        root: the set.
+
+    Yields:
+        Session folders.
+
+    Raises:
+        Nothing.
+    """
+    for cal in sorted(root.rglob("calibration.json")):
+        yield cal.parent
+
+
+def frames(session: Path) -> Iterator[tuple[Path, Path]]:
+    """Every (image, truth) pair of a session, sorted; the reference frame is skipped.
+
+    Args:
+        session: the folder.
+
+    Yields:
+        Image and truth paths.
+
+    Raises:
+        Nothing.
+    """
+    for img in sorted(session.glob("*.jpg")):
+        truth = img.with_suffix(".json")
+        if img.stem != "reference" and truth.exists():
+            yield img, truth
+
+
+def score(obs: Observation, truth: dict[str, Any], report: Report) -> dict[str, Any]:
+    """Score one observation against its truth, adding to ``report``.
+
+    Args:
+        obs: what the recogniser saw.
+        truth: the renderer's truth.
+        report: where to add the counts.
+
+    Returns:
+        The frame's CSV row (without names and timings).
+
+    Raises:
+        KeyError: if the truth lacks a field.
+    """
+    t = report.tallies
+    occluded = bool(truth["occluded"])
+    t["occlusion"].add(obs.occluded == occluded)
+    quad_err = max(math.dist(a, b) for a, b in zip(obs.quad, truth["quad"]))
+    diag = math.hypot(*truth["image"])
+    t["markers (board)"].add(obs.board_source == "markers" and quad_err < 0.01 * diag)
+    row: dict[str, Any] = {"occluded_truth": occluded, "occluded_seen": obs.occluded,
+                           "quad_error_px": round(quad_err, 2), "colour_errors": 0,
+                           "count_errors": 0, "dice_errors": 0, "dice": 0, "marks_ok": ""}
+    if occluded:
+        return row
+    seen = {r.field: r for r in obs.fields}
+    for tf in truth["fields"]:
+        r = seen.get(tf["field"])
+        colour_ok = r is not None and (r.color.value if r.color else None) == tf["color"]
+        count_ok = r is not None and r.visible == tf["visible"]
+        t["colour per field"].add(colour_ok)
+        t["visible count per field"].add(count_ok)
+        row["colour_errors"] += not colour_ok
+        row["count_errors"] += not count_ok
+    size_mm = 16.0
+    for td in truth["dice"]:
+        near = [d for d in obs.dice if math.dist(d.center_mm, td["center_mm"]) < 0.75 * size_mm]
+        ok = len(near) == 1 and near[0].value == td["value"]
+        t["dice per die"].add(ok)
+        row["dice"] += 1
+        row["dice_errors"] += not ok
+    if obs.marks is not None:
+        expected = marks_truth_reading(truth["marks"])
+        got = obs.marks
+        ok = (got.jetons_at_rest, got.white_jetons, got.black_jetons, got.white_pegs,
+              got.black_pegs, got.pavillon) == (
+            expected.jetons_at_rest, expected.white_jetons, expected.black_jetons,
+            expected.white_pegs, expected.black_pegs, expected.pavillon)
+        t["jetons/fichets/pavillon"].add(ok)
+        row["marks_ok"] = ok
+    return row
+
+
+def evaluate(root: Path, *, recognizer_factory: Any = Recognizer) -> Report:
+    """Run the recogniser over every frame of a set.
+
+    Args:
+        root: the set folder.
+        recognizer_factory: builds a recogniser from a calibration (for tests).
+
+    Returns:
+        The report.
+
+    Raises:
+        FileNotFoundError: if ``root`` holds no session.
+        CalibrationError: if a session's calibration is wrong.
+    """
+    report = Report()
+    found = False
+    for session in sessions(root):
+        found = True
+        rec = recognizer_factory(Calibration.load(session / "calibration.json"))
+        for img_path, truth_path in frames(session):
+            truth = json.loads(truth_path.read_text())
+            name = str(img_path.relative_to(root))
+            try:
+                obs = rec.recognize(read_image(img_path), previous=None)
+            except RecognitionError as exc:
+                report.failures.append(f"{name}: {exc.reason}")
+                report.tallies["markers (board)"].add(False)
+                continue
+            row = {"frame": name} | score(obs, truth, report)
+            for stage, ms in obs.timings:
+                report.timings.setdefault(stage, []).append(ms)
+                row[f"{stage}_ms"] = round(ms, 3)
+            report.rows.append(row)
+    if not found:
+        raise FileNotFoundError(f"no calibration.json under {str(root)!r}: not a fixture set")
+    return report
+
+
+def write_csv(report: Report, path: Path) -> None:
+    """Write one row per frame.
+
+    Args:
+        report: the evaluation.
+        path: the CSV file.
+
+    Raises:
+        OSError: if it cannot be written.
+    """
+    keys: list[str] = []
+    for row in report.rows:
+        keys += [k for k in row if k not in keys]
+    with path.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=keys)
+        writer.writeheader()
+        writer.writerows(report.rows)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Evaluate a set and print the table.
+
+    Args:
+        argv: ``SET [--out results.csv]``.
+
+    Returns:
+        0.
+
+    Raises:
+        SystemExit: on bad arguments.
+    """
+    parser = argparse.ArgumentParser(prog="python -m tablier.vision.evaluate")
+    parser.add_argument("set", type=Path)
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args(argv)
+    report = evaluate(args.set)
+    print(report.table())
+    if args.out:
+        write_csv(report, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,137 @@
+"""Hands, arms, dice cups and motion: when a frame must not be read.
+
+An arm reaching over the board always crosses a rail, and nothing else ever covers a rail but a
+die (small) or a fichet (in its hole, which is not probed). So rail probes far from the
+reference colour mean a hand, an arm or a cup. Surface probes whose colour matches none of the
+known colours (the empty board there, a dame, a jeton, a die) back this up. Motion compares a
+small grey thumbnail of the rectified board with the previous frame's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+from tablier.vision.board import VisionConfig
+
+Image = npt.NDArray[np.uint8]
+F32 = npt.NDArray[np.float32]
+THUMB = (60, 56)
+"""Width and height of the motion thumbnail."""
+
+
+@dataclass(frozen=True)
+class OcclusionReading:
+    """Whether something is over the board."""
+
+    occluded: bool
+    """True when a hand, arm or cup covers part of the board."""
+    rail_anomalies: int
+    """Size of the largest group of neighbouring rail probes that do not look like the rail."""
+    surface_anomalies: int
+    """Size of the largest cluster of surface probes that match no known colour."""
+    motion: float | None
+    """Mean grey change since the previous frame (None without one)."""
+    moving: bool
+    """True when ``motion`` is above the threshold."""
+
+    def to_json(self) -> dict[str, object]:
+        """The reading as plain JSON data."""
+        return {"occluded": self.occluded, "rail_anomalies": self.rail_anomalies,
+                "surface_anomalies": self.surface_anomalies,
+                "motion": None if self.motion is None else round(self.motion, 2),
+                "moving": self.moving}
+
+
+def _largest_cluster(points: npt.NDArray[np.float64], reach: float) -> int:
+    """Size of the largest group of points linked by steps shorter than ``reach``."""
+    n = len(points)
+    if n < 2:
+        return n
+    d = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    for i, j in zip(*np.nonzero(np.triu(d < reach, 1))):
+        parent[root(int(i))] = root(int(j))
+    return int(np.bincount([root(i) for i in range(n)]).max())
+
+
+def thumbnail(rectified: Image, gain: F32) -> npt.NDArray[np.float32]:
+    """A small grey, light-corrected picture of the rectified board for motion tests.
+
+    Args:
+        rectified: the rectified board, uint8 RGB.
+        gain: the light gain of this frame.
+
+    Returns:
+        ``THUMB`` float32 grey image.
+
+    Raises:
+        Nothing.
+    """
+    small = cv2.resize(rectified, THUMB, interpolation=cv2.INTER_AREA).astype(np.float32)
+    return np.asarray((small * gain).mean(axis=2), np.float32)
+
+
+def detect_occlusion(cfg: VisionConfig, rectified: Image, *, gain: F32,
+                     dice_px: npt.ArrayLike = (),
+                     previous: npt.NDArray[np.float32] | None = None,
+                     thumb: npt.NDArray[np.float32] | None = None) -> OcclusionReading:
+    """Decide whether a hand, an arm or a dice cup is over the board, and whether it moves.
+
+    Args:
+        cfg: the vision config.
+        rectified: the rectified board, uint8 RGB.
+        gain: the light gain of this frame.
+        dice_px: rectified pixel centres of dice (their probes are ignored).
+        previous: the previous frame's :func:`thumbnail`, if any.
+        thumb: this frame's thumbnail (computed when None).
+
+    Returns:
+        The reading.
+
+    Raises:
+        Nothing.
+    """
+    layout = cfg.layout
+    prof = cfg.calibration.profile
+    th = cfg.calibration.thresholds
+    flat = rectified.reshape(-1, 3)
+    dice = np.asarray(dice_px, np.float64).reshape(-1, 2)
+    radius = 1.6 * th.die_radius_mm * layout.scale
+    rail = layout.rail.means(flat) * gain
+    ref = np.array(prof.rail_samples, np.float32)
+    d_rail = np.linalg.norm(rail - ref, axis=1)
+    chroma = rail / np.maximum(rail.sum(axis=1, keepdims=True), 1.0)
+    ref_chroma = ref / np.maximum(ref.sum(axis=1, keepdims=True), 1.0)
+    d_chroma = np.linalg.norm(chroma - ref_chroma, axis=1)
+    bad_rail = (d_rail > th.rail_distance) | (d_chroma > th.rail_chroma)
+    surf = layout.surface.means(flat) * gain
+    known = np.array([prof.white, prof.black, prof.jeton, prof.peg], np.float32)
+    d_known = np.linalg.norm(surf[:, None, :] - known[None, :, :], axis=2).min(axis=1)
+    d_empty = np.linalg.norm(surf - np.array(prof.surface, np.float32), axis=1)
+    bad_surf = np.minimum(d_known, d_empty) > th.surface_distance
+    if len(dice):
+        bad_rail &= ~layout.rail.near(dice, radius).any(axis=1)
+        bad_surf &= ~layout.surface.near(dice, radius).any(axis=1)
+    n_rail = _largest_cluster(layout.rail.mm[bad_rail], 13.0)
+    grid = bad_surf.reshape(layout.surface_grid).astype(np.uint8)
+    n_surf = 0
+    if grid.any():
+        _count, labels = cv2.connectedComponents(grid, connectivity=8)
+        n_surf = int(np.bincount(labels.ravel())[1:].max())
+    motion = None
+    if previous is not None:
+        now = thumb if thumb is not None else thumbnail(rectified, gain)
+        if previous.shape == now.shape:
+            motion = float(np.abs(now - previous).mean())
+    occluded = bool(n_rail >= th.rail_anomalies or n_surf >= th.surface_anomalies)
+    return OcclusionReading(occluded=occluded, rail_anomalies=n_rail, surface_anomalies=n_surf,
+                            motion=motion, moving=motion is not None and motion > th.motion)

@@ -1,0 +1,453 @@
+"""The recogniser: one calibrated camera frame in, one :class:`Observation` out.
+
+``Recognizer(calibration)`` derives everything it needs once; ``recognize(frame, previous=...)``
+then runs the stages (board, rectification, occlusion, dice, dames, marks) and times each.
+An implausible reading is returned with flags, never raised; only a frame that cannot be read
+at all (wrong size, no board) raises a :class:`~tablier.vision.errors.RecognitionError`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+from tablier.calibration.calibration import Calibration
+from tablier.calibration.geometry import white_field
+from tablier.engine import Color, Dice
+from tablier.vision.board import (
+    BoardQuad,
+    VisionConfig,
+    check_image,
+    locate_board,
+    project,
+    rectify,
+    unproject,
+)
+from tablier.vision.checkers import FieldReading, count_checkers, light_gain
+from tablier.vision.errors import BadFrameError, BoardNotFoundError
+from tablier.vision.marks import MarksReading, read_marks
+from tablier.vision.occlusion import OcclusionReading, detect_occlusion, thumbnail
+
+Image = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class DieSighting:
+    """One die seen on the frame."""
+
+    value: int | None
+    """The top face 1..6, or None when it cannot be read (see ``reason``)."""
+    center: tuple[float, float]
+    """Centre of the top face, frame pixels."""
+    center_mm: tuple[float, float]
+    """The same on the board, millimetres."""
+    size: float
+    """Edge length, frame pixels."""
+    confidence: float
+    """0..1, the dice reader's confidence."""
+    reason: str | None = None
+    """Why ``value`` is None: ``"cocked"``, ``"on_die"``, ``"out_of_view"``, ``"off_board"``."""
+
+    def to_json(self) -> dict[str, object]:
+        """The die as plain JSON data (as in ``tablier dice --json``, plus ``center_mm``)."""
+        out: dict[str, object] = {"value": self.value,
+                                  "center": [round(v, 1) for v in self.center],
+                                  "center_mm": [round(v, 1) for v in self.center_mm],
+                                  "size": round(self.size, 1),
+                                  "confidence": round(self.confidence, 3)}
+        if self.value is None:
+            out["reason"] = self.reason
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class Observation:
+    """What one still frame shows."""
+
+    image_size: tuple[int, int]
+    """Frame width and height, pixels."""
+    quad: tuple[tuple[float, float], ...]
+    """The board's outer corners (TL, TR, BR, BL), frame pixels."""
+    markers: tuple[int, ...]
+    """Corner markers seen."""
+    board_source: str
+    """How the board was found: ``"markers"``, ``"previous"`` or ``"calibration"``."""
+    fields: tuple[FieldReading, ...]
+    """The 24 fields in White's numbering; empty when the frame is occluded."""
+    dice: tuple[DieSighting, ...]
+    """Every die seen on or near the board."""
+    marks: MarksReading | None
+    """Jetons, fichets and pavillon; None when occluded."""
+    occlusion: OcclusionReading
+    """Hands and motion."""
+    flags: tuple[str, ...]
+    """What is odd: ``occluded``, ``moving``, ``markers_missing``, ``unsure_field``,
+    ``too_many_men``, ``die_unread``, ``dice_count``, ``no_dice_reader``."""
+    timings: tuple[tuple[str, float], ...]
+    """Milliseconds per stage, in order, then ``total``."""
+    homography: npt.NDArray[np.float64] = field(repr=False, compare=False)
+    """Board millimetres -> undistorted frame pixels."""
+    thumbnail: npt.NDArray[np.float32] = field(repr=False, compare=False)
+    """Small grey board picture for motion tests against the next frame."""
+
+    @property
+    def occluded(self) -> bool:
+        """True when a hand, arm or cup was over the board (nothing else was read)."""
+        return bool(self.occlusion.occluded)
+
+    @property
+    def moving(self) -> bool:
+        """True when the board changed since the previous frame."""
+        return bool(self.occlusion.moving)
+
+    @property
+    def still(self) -> bool:
+        """True when the frame can be trusted: not occluded and not moving."""
+        return not self.occluded and not self.moving
+
+    @property
+    def throw(self) -> Dice | None:
+        """The engine's :class:`~tablier.engine.Dice` when exactly two dice are read."""
+        values = [d.value for d in self.dice]
+        if len(values) != 2 or None in values:
+            return None
+        a, b = values
+        assert a is not None and b is not None
+        return Dice(a, b)
+
+    def men(self, color: Color) -> dict[int, int]:
+        """Visible stacks of ``color`` per field, in that player's own numbering.
+
+        Args:
+            color: whose dames.
+
+        Returns:
+            Field -> visible stacks (a pile counts once; see the module notes).
+
+        Raises:
+            Nothing.
+        """
+        return {white_field(color, r.field): r.visible for r in self.fields
+                if r.color is color and r.visible > 0}
+
+    def mismatch(self, white: Mapping[int, int], black: Mapping[int, int], *,
+                 slots: int = 5) -> float:
+        """How badly a candidate position disagrees with what is seen (0 = fits).
+
+        A field holding ``c`` dames may show 1..min(c, slots) stacks from above (piles). A wrong
+        colour costs 10, a dame seen where the candidate has none (or none seen where it has
+        some) costs 10, more stacks than dames costs 5 per stack, and fewer stacks than
+        ``min(c, slots)`` costs 1 per stack (piling is less usual than rows).
+
+        Args:
+            white: White's dames per field (his numbering), e.g. from ``position.men(WHITE)``.
+            black: Black's dames per field (his numbering).
+            slots: dames that fit in one row.
+
+        Returns:
+            The cost; the tracker keeps the legal play of least cost.
+
+        Raises:
+            Nothing.
+        """
+        want: dict[int, tuple[Color, int]] = {}
+        for color, men in ((Color.WHITE, white), (Color.BLACK, black)):
+            for f, n in men.items():
+                if n > 0 and 1 <= int(f) <= 24:
+                    want[white_field(color, int(f))] = (color, int(n))
+        cost = 0.0
+        for r in self.fields:
+            color, n = want.get(r.field, (None, 0))
+            if n == 0 and r.visible == 0:
+                continue
+            if n == 0 or r.visible == 0 or color is not r.color:
+                cost += 10
+            elif r.visible > n:
+                cost += 5 * (r.visible - n)
+            elif r.visible < min(n, slots):
+                cost += min(n, slots) - r.visible
+        return cost
+
+    def position(self) -> Any:
+        """The engine's ``Position`` built from the visible stacks (piles under-count).
+
+        Returns:
+            ``Position.from_men(white, black)``; check its ``status()``.
+
+        Raises:
+            NotImplementedError: if the engine has no ``Position.from_men`` yet.
+        """
+        engine = importlib.import_module("tablier.engine")
+        position = getattr(engine, "Position", None)
+        if position is None or not hasattr(position, "from_men"):
+            raise NotImplementedError("the engine has no Position.from_men")
+        return position.from_men(self.men(Color.WHITE), self.men(Color.BLACK))
+
+    def to_json(self) -> dict[str, object]:
+        """The observation as plain JSON data (what ``tablier see`` prints).
+
+        Returns:
+            The document.
+
+        Raises:
+            Nothing.
+        """
+        return {
+            "image": list(self.image_size),
+            "board": {"quad": [[round(x, 1), round(y, 1)] for x, y in self.quad],
+                      "markers": list(self.markers), "source": self.board_source},
+            "occluded": self.occluded, "moving": self.moving,
+            "white": {str(k): v for k, v in sorted(self.men(Color.WHITE).items())},
+            "black": {str(k): v for k, v in sorted(self.men(Color.BLACK).items())},
+            "fields": [r.to_json() for r in self.fields],
+            "dice": [d.to_json() for d in self.dice],
+            "marks": None if self.marks is None else self.marks.to_json(),
+            "occlusion": self.occlusion.to_json(),
+            "flags": list(self.flags),
+            "timings_ms": {k: round(v, 2) for k, v in self.timings},
+        }
+
+
+DiceFn = Callable[[Image], Sequence[Any]]
+
+
+def _default_dice_reader() -> DiceFn | None:
+    try:
+        module = importlib.import_module("tablier.vision.dice")
+    except ImportError:
+        return None
+    cfg = module.DiceConfig()
+
+    def read(image: Image) -> Sequence[Any]:
+        return tuple(module.read_dice(cfg, image).dice)
+    return read
+
+
+class Recognizer:
+    """Reads calibrated frames; build once per calibration, then call :meth:`recognize`."""
+
+    def __init__(self, calibration: Calibration, *, dice_reader: DiceFn | None = None,
+                 dice_scale: float = 5.0, dice_zoom: float = 2.0,
+                 max_dice_candidates: int = 16) -> None:
+        """Derive the probes and load the dice reader.
+
+        Args:
+            calibration: the calibration of this camera and board.
+            dice_reader: reads dice on an RGB image and returns objects with ``value``,
+                ``center``, ``size``, ``confidence``, ``reason``; the project's
+                ``tablier.vision.dice`` reader when None.
+            dice_scale: pixels per millimetre of the small straightened views around dice
+                candidates given to the dice reader (capped by the camera's own resolution).
+            dice_zoom: views are drawn at this many times the camera's own resolution.
+            max_dice_candidates: most places looked at for dice per frame.
+
+        Raises:
+            CalibrationError: if the calibration does not fit this tablier (stale).
+        """
+        self.calibration = calibration
+        self.config = VisionConfig.from_calibration(calibration)
+        self._dice = dice_reader if dice_reader is not None else _default_dice_reader()
+        self._dice_scale = dice_scale
+        self._max_candidates = max_dice_candidates
+        self._dice_zoom = dice_zoom
+        self._dice_half = 16.0
+        """Half the side of each view given to the dice reader, mm."""
+
+    def _dice_candidates(self, rect: Image, gain: npt.NDArray[np.float32]
+                         ) -> list[tuple[float, float]]:
+        """Board millimetres where pips (small dark spots ringed by a light body) gather."""
+        cfg = self.config
+        g = self.calibration.geometry
+        s = cfg.layout.scale
+        pad = int(8 * s)
+        x0, y0, x1, y1 = (int(v * s) for v in g.surface)
+        sub = rect[max(0, y0 - pad):y1 + pad, max(0, x0 - pad):x1 + pad]
+        grey = cv2.cvtColor(sub, cv2.COLOR_RGB2GRAY).astype(np.float32) * float(gain.mean())
+        white = float(np.mean(self.calibration.profile.white))
+        k = max(3, round(6.0 * s) | 1)
+        closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE,
+                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        pips = (((closed - grey) > 0.25 * white) & (closed > 0.8 * white)).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(pips)
+        small = np.zeros_like(pips)
+        keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] <= 4.0 * (s * 4) ** 2]
+        if not keep:
+            return []
+        _, labels = cv2.connectedComponents(pips)
+        small[np.isin(labels, keep)] = 1
+        d = max(3, round(11.0 * s) | 1)
+        blobs = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
+        n, _, stats, cents = cv2.connectedComponentsWithStats(blobs)
+        order = np.argsort(-stats[1:, cv2.CC_STAT_AREA]) + 1
+        ox, oy = max(0, x0 - pad), max(0, y0 - pad)
+        return [((float(cents[i][0]) + ox) / s, (float(cents[i][1]) + oy) / s)
+                for i in order[:self._max_candidates]]
+
+    def _read_dice(self, image: Image, quad: BoardQuad, rect: Image,
+                   gain: npt.NDArray[np.float32]) -> tuple[DieSighting, ...]:
+        if self._dice is None:
+            return ()
+        g = self.calibration.geometry
+        x0, y0, x1, y1 = g.surface
+        native = float(np.linalg.norm(np.subtract(quad.quad[1], quad.quad[0]))) / g.size[0]
+        # NOTE: the dice reader wants pips of a few pixels: views are drawn at dice_zoom times
+        # the camera's own resolution, at least 3 px/mm, at most dice_scale.
+        s = min(self._dice_scale, max(3.0, self._dice_zoom * native))
+        half = self._dice_half
+        size = int(2 * half * s)
+        out: list[DieSighting] = []
+        cands = self._dice_candidates(rect, gain)
+        if not cands:
+            return ()
+        # NOTE: one call of the dice reader on a mosaic of all the candidate views: its cost
+        # is mostly per call, not per pixel.
+        cols = min(3, len(cands))
+        rows = (len(cands) + cols - 1) // cols
+        mosaic = np.full((rows * size, cols * size, 3), 128, np.uint8)
+        for k, (cx, cy) in enumerate(cands):
+            left, top = cx - half, cy - half
+            to_mm = np.array([[1 / s, 0, left], [0, 1 / s, top], [0, 0, 1]])
+            m = quad.homography @ to_mm
+            if self.calibration.lens is not None:
+                # NOTE: over a few centimetres the lens is a homography: fit one on a 5x5 grid
+                # instead of projecting every pixel through the distortion model.
+                grid = np.stack(np.meshgrid(np.linspace(0, size, 5), np.linspace(0, size, 5)),
+                                axis=-1).reshape(-1, 2)
+                mm = grid / s + np.array([left, top])
+                m, _ = cv2.findHomography(grid, project(self.config, quad, mm), 0)
+            view = cv2.warpPerspective(image, m, (size, size),
+                                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                       borderMode=cv2.BORDER_REPLICATE)
+            r, c = divmod(k, cols)
+            mosaic[r * size:(r + 1) * size, c * size:(c + 1) * size] = view
+        for d in self._dice(mosaic):
+            c, r = int(d.center[0] // size), int(d.center[1] // size)
+            k = r * cols + c
+            if not 0 <= c < cols or k >= len(cands):
+                continue
+            cx, cy = cands[k]
+            c_mm = ((float(d.center[0]) - c * size) / s + cx - half,
+                    (float(d.center[1]) - r * size) / s + cy - half)
+            if abs(c_mm[0] - cx) > 12 or abs(c_mm[1] - cy) > 12:
+                continue
+            if any(np.hypot(c_mm[0] - o.center_mm[0], c_mm[1] - o.center_mm[1]) < 8
+                   for o in out):
+                continue
+            c_px = project(self.config, quad, [c_mm])[0]
+            reason, value = d.reason, d.value
+            inside = x0 <= c_mm[0] <= x1 and y0 <= c_mm[1] <= y1
+            if not inside and value is not None:
+                value, reason = None, "off_board"
+            out.append(DieSighting(value=value, center=(float(c_px[0]), float(c_px[1])),
+                                   center_mm=c_mm, size=float(d.size) / s * native,
+                                   confidence=float(d.confidence), reason=reason))
+        return tuple(out)
+
+    def recognize(self, frame: Image, *, previous: Observation | None = None) -> Observation:
+        """Read one frame.
+
+        Args:
+            frame: HxWx3 uint8 RGB frame of the calibrated size.
+            previous: the observation of the previous frame: its board placement is used if
+                the markers are hidden, and the board is compared with it for motion.
+
+        Returns:
+            The observation (check ``flags`` and ``still`` before trusting it).
+
+        Raises:
+            BadFrameError: if the frame is not HxWx3 uint8 or not of the calibrated size.
+            BoardNotFoundError: if no board is found.
+        """
+        t0 = time.perf_counter()
+        times: list[tuple[str, float]] = []
+
+        def lap(name: str, since: float) -> float:
+            now = time.perf_counter()
+            times.append((name, (now - since) * 1000.0))
+            return now
+
+        check_image(frame)
+        h, w = frame.shape[:2]
+        if (w, h) != self.calibration.image_size:
+            cw, ch = self.calibration.image_size
+            raise BadFrameError(f"frame is {w}x{h} but the calibration is for {cw}x{ch} frames: "
+                                "recalibrate or set the camera to that size")
+        cfg = self.config
+        prev_quad = None
+        if previous is not None:
+            prev_quad = BoardQuad(homography=previous.homography, quad=previous.quad,
+                                  markers=previous.markers, source="previous")
+        quad = locate_board(cfg, frame, previous=prev_quad)
+        t = lap("locate", t0)
+        rect = rectify(cfg, frame, quad)
+        flat = rect.reshape(-1, 3)
+        gain = light_gain(cfg, flat)
+        thumb = thumbnail(rect, gain)
+        t = lap("rectify", t)
+        occlusion = detect_occlusion(cfg, rect, gain=gain, previous=None if previous is None
+                                     else previous.thumbnail, thumb=thumb)
+        t = lap("occlusion", t)
+        if quad.source != "markers" and occlusion.rail_anomalies > 0.5 * len(cfg.layout.rail.index):
+            raise BoardNotFoundError(
+                f"no board at the {quad.source} place: {len(quad.markers)} of 4 markers seen "
+                "and the rails do not match (board moved, or calibration stale)")
+        flags: list[str] = []
+        if cfg.calibration.markers and quad.source != "markers":
+            flags.append("markers_missing")
+        if occlusion.occluded:
+            flags.append("occluded")
+        if occlusion.moving:
+            flags.append("moving")
+        fields: tuple[FieldReading, ...] = ()
+        dice: tuple[DieSighting, ...] = ()
+        marks: MarksReading | None = None
+        if not occlusion.occluded:
+            dice = self._read_dice(frame, quad, rect, gain)
+            t = lap("dice", t)
+            dice_px = [np.array(d.center_mm) * cfg.layout.scale for d in dice]
+            counts = count_checkers(cfg, rect, gain=gain, dice_px=dice_px)
+            fields = counts.fields
+            t = lap("dames", t)
+            marks = read_marks(cfg, rect, gain=gain, dice_px=dice_px)
+            t = lap("marks", t)
+            if self._dice is None:
+                flags.append("no_dice_reader")
+            if any(r.confidence < 0.25 for r in fields):
+                flags.append("unsure_field")
+            for color in (Color.WHITE, Color.BLACK):
+                if sum(counts.men(color).values()) > 15:
+                    flags.append("too_many_men")
+                    break
+            if any(d.value is None for d in dice):
+                flags.append("die_unread")
+            if len(dice) not in (0, 2):
+                flags.append("dice_count")
+        times.append(("total", (time.perf_counter() - t0) * 1000.0))
+        return Observation(image_size=(w, h), quad=quad.quad, markers=quad.markers,
+                           board_source=quad.source, fields=fields, dice=dice, marks=marks,
+                           occlusion=occlusion, flags=tuple(flags), timings=tuple(times),
+                           homography=quad.homography, thumbnail=thumb)
+
+    def frame_to_board(self, observation: Observation, points: npt.ArrayLike
+                       ) -> npt.NDArray[np.float64]:
+        """Frame pixels of ``observation`` to board millimetres.
+
+        Args:
+            observation: an observation made by this recogniser.
+            points: Nx2 frame pixels.
+
+        Returns:
+            Nx2 board millimetres.
+
+        Raises:
+            Nothing.
+        """
+        q = BoardQuad(homography=observation.homography, quad=observation.quad,
+                      markers=observation.markers, source=observation.board_source)
+        return np.asarray(unproject(self.config, q, points), np.float64)

@@ -1,0 +1,1059 @@
+"""A synthetic camera view of a trictrac board, with its ground truth.
+
+The board is drawn top-down on a texture in millimetres (see
+:class:`tablier.calibration.geometry.BoardGeometry`): rails with their holes, two halves of twelve
+flèches, the dames in rows and piles, jetons, fichets, pavillon, two dice (drawn by
+:mod:`tablier.vision.render_dice` when present), an optional hand, arm or dice cup, and four
+ArUco markers on the corner blocks. The texture is then seen by a camera: a homography (height,
+tilt, turn), radial lens distortion, uneven light of some colour, blur, noise and JPEG.
+
+Every frame comes with a JSON-ready ground truth (see :func:`render_frame`). Whole games are
+rendered by :func:`render_game` from a list of :class:`GameStep`.
+
+Run as a module to write a few frames::
+
+    python -m tablier.vision.render OUT_DIR --seed 1 --count 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+from tablier.calibration.geometry import (
+    JETON_REST,
+    MARKER_IDS,
+    BoardGeometry,
+    white_field,
+)
+from tablier.engine import Color, Marks, Pavillon
+
+RGB = tuple[int, int, int]
+Image = npt.NDArray[np.uint8]
+ARUCO_DICT = cv2.aruco.DICT_4X4_50
+"""The ArUco dictionary of the corner markers."""
+DIE_SIZE_MM = 16.0
+"""Edge of a die, mm."""
+_MARGIN_MM = 260.0
+
+
+# Appearance ---------------------------------------------------------------------------------
+
+_FIELD_PAIRS: tuple[tuple[RGB, RGB], ...] = (
+    ((28, 84, 52), (150, 36, 34)),     # green / red
+    ((110, 30, 40), (88, 110, 50)),    # burgundy / olive
+    ((32, 44, 96), (186, 148, 96)),    # navy / tan
+    ((82, 52, 30), (196, 160, 110)),   # brown / light wood
+    ((20, 70, 78), (170, 84, 40)),     # teal / rust
+)
+_SURFACES: tuple[RGB, ...] = ((44, 100, 64), (150, 108, 64), (120, 40, 36), (60, 70, 110),
+                              (170, 140, 96))
+_RAILS: tuple[RGB, ...] = ((110, 66, 34), (140, 92, 52), (84, 50, 28), (160, 118, 72))
+_WHITES: tuple[RGB, ...] = ((238, 234, 222), (232, 220, 186), (244, 240, 232))
+_BLACKS: tuple[RGB, ...] = ((34, 32, 32), (64, 38, 26), (22, 24, 30))
+_JETONS: tuple[RGB, ...] = ((214, 170, 40), (200, 40, 40), (40, 150, 200))
+_PAVILLONS: tuple[RGB, ...] = ((220, 30, 40), (30, 60, 200))
+_SKINS: tuple[RGB, ...] = ((232, 190, 160), (200, 150, 110), (150, 100, 70), (96, 64, 46))
+_SLEEVES: tuple[RGB, ...] = ((40, 50, 120), (200, 200, 200), (60, 60, 60), (150, 30, 30))
+_CUPS: tuple[RGB, ...] = ((70, 40, 24), (30, 28, 28), (120, 70, 40))
+_TABLES: tuple[RGB, ...] = ((180, 160, 130), (90, 70, 55), (200, 200, 196), (60, 60, 64))
+
+
+def _pick(rng: np.random.Generator, items: Sequence[RGB]) -> RGB:
+    return items[int(rng.integers(len(items)))]
+
+
+def _jitter(rng: np.random.Generator, color: RGB, amount: float = 10.0) -> RGB:
+    c = np.clip(np.array(color) + rng.normal(0.0, amount, 3), 0, 255)
+    return (int(c[0]), int(c[1]), int(c[2]))
+
+
+@dataclass(frozen=True)
+class BoardStyle:
+    """The colours of one physical board and its pieces (RGB)."""
+
+    fields: tuple[RGB, RGB] = _FIELD_PAIRS[0]
+    """The two alternating flèche colours (bottom-left flèche first)."""
+    surface: RGB = _SURFACES[0]
+    """The playing surface between the flèches."""
+    rail: RGB = _RAILS[0]
+    """The wooden rails and bridge."""
+    white: RGB = _WHITES[0]
+    """The white (or ivory) dames."""
+    black: RGB = _BLACKS[0]
+    """The black (or dark) dames."""
+    jeton: RGB = _JETONS[0]
+    """The jetons."""
+    peg: RGB = (236, 222, 180)
+    """The heads of the fichets."""
+    pavillon: RGB = _PAVILLONS[0]
+    """The pavillon's flag."""
+    table: RGB = _TABLES[0]
+    """The table around the board."""
+
+    @classmethod
+    def random(cls, rng: np.random.Generator) -> BoardStyle:
+        """A random but plausible board.
+
+        Args:
+            rng: the source of randomness.
+
+        Returns:
+            The style.
+
+        Raises:
+            Nothing.
+        """
+        pair = _FIELD_PAIRS[int(rng.integers(len(_FIELD_PAIRS)))]
+        if rng.random() < 0.5:
+            pair = (pair[1], pair[0])
+        surface = _pick(rng, _SURFACES)
+        while min(np.abs(np.array(surface) - np.array(p)).sum() for p in pair) < 60:
+            surface = _pick(rng, _SURFACES)
+        return cls(fields=(_jitter(rng, pair[0]), _jitter(rng, pair[1])),
+                   surface=_jitter(rng, surface), rail=_jitter(rng, _pick(rng, _RAILS)),
+                   white=_jitter(rng, _pick(rng, _WHITES), 4), black=_jitter(rng, _pick(rng, _BLACKS), 4),
+                   jeton=_pick(rng, _JETONS), pavillon=_pick(rng, _PAVILLONS),
+                   table=_jitter(rng, _pick(rng, _TABLES), 15))
+
+    def field_color(self, field: int) -> RGB:
+        """The colour of White's field ``field`` (opposite flèches differ, neighbours alternate)."""
+        column = field - 1 if field <= 12 else 24 - field
+        return self.fields[(column + (0 if field <= 12 else 1)) % 2]
+
+
+@dataclass(frozen=True)
+class Camera:
+    """Where the camera sees the board: a homography plus radial lens distortion."""
+
+    width: int
+    """Frame width, pixels."""
+    height: int
+    """Frame height, pixels."""
+    corners: tuple[tuple[float, float], ...]
+    """The board's outer corners (TL, TR, BR, BL) in the undistorted image, pixels."""
+    k1: float = 0.0
+    """Radial distortion coefficient (OpenCV's k1, on a focal length of the frame width)."""
+    k2: float = 0.0
+    """Second radial coefficient."""
+
+    @property
+    def matrix(self) -> npt.NDArray[np.float64]:
+        """The camera matrix: focal length = frame width, principal point at the centre."""
+        f = float(self.width)
+        return np.array([[f, 0.0, self.width / 2], [0.0, f, self.height / 2], [0.0, 0.0, 1.0]])
+
+    @property
+    def dist(self) -> npt.NDArray[np.float64]:
+        """OpenCV's distortion vector (k1, k2, p1, p2, k3)."""
+        return np.array([self.k1, self.k2, 0.0, 0.0, 0.0])
+
+    def homography(self, geometry: BoardGeometry) -> npt.NDArray[np.float64]:
+        """Board millimetres to undistorted frame pixels."""
+        h = cv2.getPerspectiveTransform(geometry.corners.astype(np.float32),
+                                        np.array(self.corners, np.float32))
+        return np.asarray(h, np.float64)
+
+    def project(self, geometry: BoardGeometry, points: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """Map board millimetres to (distorted) frame pixels.
+
+        Args:
+            geometry: the board.
+            points: Nx2 board points, mm.
+
+        Returns:
+            Nx2 frame pixels.
+
+        Raises:
+            Nothing.
+        """
+        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        und = cv2.perspectiveTransform(pts, self.homography(geometry)).reshape(-1, 2)
+        if self.k1 == 0.0 and self.k2 == 0.0:
+            return np.asarray(und, np.float64)
+        k = self.matrix
+        norm = (und - k[:2, 2]) / k[0, 0]
+        obj = np.hstack([norm, np.ones((len(norm), 1))]).reshape(-1, 1, 3)
+        img, _ = cv2.projectPoints(obj, np.zeros(3), np.zeros(3), k, self.dist)
+        return np.asarray(img.reshape(-1, 2), np.float64)
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, width: int, height: int, *,
+               geometry: BoardGeometry | None = None, distortion: bool = True) -> Camera:
+        """A camera above the board at a random height, tilt and turn, the board in view.
+
+        Args:
+            rng: the source of randomness.
+            width: frame width, pixels.
+            height: frame height, pixels.
+            geometry: the board (default dimensions when None).
+            distortion: False for a perfect lens.
+
+        Returns:
+            The camera.
+
+        Raises:
+            Nothing.
+        """
+        g = geometry or BoardGeometry()
+        bw, bh = g.size
+        fill = rng.uniform(0.72, 0.92)
+        scale = min(width * fill / bw, height * fill / bh)
+        angle = math.radians(rng.uniform(-6.0, 6.0))
+        c = g.corners - np.array([bw / 2, bh / 2])
+        rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+        pts = (c @ rot.T) * scale
+        # NOTE: tilt is a keystone: the edge nearer the camera's foot is drawn larger.
+        tilt = rng.uniform(0.0, 0.12)
+        side = int(rng.integers(4))
+        axis = 1 if side in (0, 2) else 0
+        sign = -1.0 if side in (0, 3) else 1.0
+        coord = pts[:, axis] / (np.abs(pts[:, axis]).max() + 1e-9)
+        pts = pts * (1.0 + sign * tilt * coord / 2)[:, None]
+        span = pts.max(axis=0) - pts.min(axis=0)
+        fit = min(1.0, (width * 0.96) / span[0], (height * 0.96) / span[1])
+        pts, span = pts * fit, span * fit
+        room = np.array([width, height]) - span
+        centre = np.array([width / 2, height / 2]) + rng.uniform(-0.4, 0.4, 2) * np.maximum(room, 0) / 2
+        pts = pts - (pts.max(axis=0) + pts.min(axis=0)) / 2 + centre
+        k1 = float(rng.uniform(-0.18, 0.06)) if distortion else 0.0
+        return cls(width=width, height=height, corners=tuple((float(x), float(y)) for x, y in pts),
+                   k1=k1, k2=0.0)
+
+
+@dataclass(frozen=True)
+class Lighting:
+    """The light and the sensor: what varies from frame to frame."""
+
+    intensity: float = 1.0
+    """Overall brightness factor."""
+    color: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    """Per-channel gain of the light (R, G, B)."""
+    gradient: tuple[float, float] = (0.0, 0.0)
+    """Linear fall-off of the light across the frame (x, y), fraction per frame width."""
+    blur: float = 0.0
+    """Gaussian blur sigma, pixels."""
+    noise: float = 0.0
+    """Gaussian noise sigma, grey levels."""
+    jpeg_quality: int = 90
+    """JPEG quality of the stored frame."""
+
+    @classmethod
+    def random(cls, rng: np.random.Generator) -> Lighting:
+        """Random light and sensor conditions.
+
+        Args:
+            rng: the source of randomness.
+
+        Returns:
+            The lighting.
+
+        Raises:
+            Nothing.
+        """
+        warm = rng.uniform(-0.15, 0.15)
+        return cls(intensity=float(rng.uniform(0.6, 1.2)),
+                   color=(float(1 + warm + rng.normal(0, 0.03)), float(1 + rng.normal(0, 0.03)),
+                          float(1 - warm + rng.normal(0, 0.03))),
+                   gradient=(float(rng.uniform(-0.25, 0.25)), float(rng.uniform(-0.25, 0.25))),
+                   blur=float(rng.uniform(0.0, 1.4)), noise=float(rng.uniform(0.0, 6.0)),
+                   jpeg_quality=int(rng.integers(55, 96)))
+
+
+# What is on the board ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DieSpec:
+    """One die lying on the board."""
+
+    value: int
+    """The face that points up, 1..6."""
+    center: tuple[float, float]
+    """Where it lies, board millimetres."""
+    rotation: float = 0.0
+    """Turn about the vertical, degrees."""
+    cocked: float = 0.0
+    """Tilt away from lying flat, degrees (a cocked die leans on a dame or the rail)."""
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything that stands on the board in one frame."""
+
+    white: Mapping[int, int]
+    """White's dames: field (his numbering 1..24) -> count."""
+    black: Mapping[int, int]
+    """Black's dames: field (his numbering 1..24) -> count."""
+    dice: tuple[DieSpec, ...] = ()
+    """The dice on the board (none while they are in the cup)."""
+    marks: Marks | None = None
+    """Jetons, fichets and pavillon; None draws the start of a match."""
+    occluder: str | None = None
+    """``"hand"``, ``"cup"`` (a hand holding the dice cup) or None."""
+
+    @classmethod
+    def start(cls) -> Scene:
+        """The start of a relevé: fifteen dames on each talon, no dice."""
+        return cls(white={1: 15}, black={1: 15})
+
+
+def _piles(rng: np.random.Generator, count: int, slots: int, *, talon: bool) -> list[int]:
+    """Split ``count`` dames into stacks standing in the row's first slots."""
+    if count <= 0:
+        return []
+    low = max(1, math.ceil(count / 5))
+    if talon and count >= 6:
+        stacks = int(rng.integers(max(low, 3), min(slots, count) + 1))
+    elif count <= slots and rng.random() < 0.8:
+        stacks = count
+    else:
+        stacks = int(rng.integers(low, min(slots, count) + 1))
+    sizes = [1] * stacks
+    for _ in range(count - stacks):
+        sizes[int(rng.integers(stacks))] += 1
+    return sorted(sizes, reverse=True)
+
+
+def _default_marks() -> Marks:
+    from tablier.engine import Score
+    return Marks.from_scores(Score(), Score())
+
+
+def _die_place(rng: np.random.Generator, g: BoardGeometry,
+               taken: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """A random place on the playing surface, off the bridge and clear of other dice, mm."""
+    x0, y0, x1, y1 = g.surface
+    bar = x0 + 6 * g.field_width + g.bar / 2
+    while True:
+        c = (float(rng.uniform(x0 + 15, x1 - 15)), float(rng.uniform(y0 + 15, y1 - 15)))
+        if all(math.dist(c, t) > 30 for t in taken) and abs(c[0] - bar) > 25:
+            return c
+
+
+def random_scene(rng: np.random.Generator, *, dice: bool = True,
+                 occluder_rate: float = 0.0) -> Scene:
+    """A random mid-game board: 15 dames a side spread over plausible fields.
+
+    Fields hold one colour each (a field is never shared), the talons keep a pile, and the
+    jetons, fichets and pavillon stand somewhere plausible.
+
+    Args:
+        rng: the source of randomness.
+        dice: whether two dice lie on the board.
+        occluder_rate: probability of a hand or dice cup over the board.
+
+    Returns:
+        The scene.
+
+    Raises:
+        Nothing.
+    """
+    from tablier.engine import Score
+    taken: dict[int, Color] = {}
+    men: dict[Color, dict[int, int]] = {Color.WHITE: {}, Color.BLACK: {}}
+    for color in (Color.WHITE, Color.BLACK):
+        left = 15
+        talon = int(rng.integers(0, 14)) if rng.random() < 0.8 else 0
+        if talon and white_field(color, 1) not in taken:
+            men[color][1] = talon
+            taken[white_field(color, 1)] = color
+            left -= talon
+        while left > 0:
+            f = int(rng.integers(1, 25))
+            wf = white_field(color, f)
+            if taken.get(wf, color) is not color:
+                continue
+            n = int(min(left, rng.choice([1, 1, 2, 2, 2, 3, 3, 4, 5, 6])))
+            men[color][f] = men[color].get(f, 0) + n
+            taken[wf] = color
+            left -= n
+    specs: list[DieSpec] = []
+    if dice:
+        g = BoardGeometry()
+        x0, y0, x1, y1 = g.surface
+        while len(specs) < 2:
+            c = (float(rng.uniform(x0 + 15, x1 - 15)), float(rng.uniform(y0 + 15, y1 - 15)))
+            if any(math.dist(c, s.center) < 30 for s in specs) or abs(c[0] - (x0 + 6 * g.field_width + g.bar / 2)) < 25:
+                continue
+            specs.append(DieSpec(value=int(rng.integers(1, 7)), center=c,
+                                 rotation=float(rng.uniform(0, 90))))
+    def score() -> Score:
+        return Score(points=int(rng.choice([0, 2, 4, 6, 8, 10])), holes=int(rng.integers(0, 12)),
+                     bredouille=bool(rng.random() < 0.5))
+    pav = Pavillon(rng.choice(["middle", "white", "black", "out"]))
+    white, black = score(), score()
+    if white.bredouille and black.bredouille and white.points and black.points:
+        # NOTE: only one player can be in bredouille once both have points (three jetons).
+        black = Score(points=black.points, holes=black.holes, bredouille=False)
+    marks = Marks.from_scores(white, black, pav)
+    occ = None
+    if rng.random() < occluder_rate:
+        occ = "cup" if rng.random() < 0.4 else "hand"
+    return Scene(white=men[Color.WHITE], black=men[Color.BLACK], dice=tuple(specs), marks=marks,
+                 occluder=occ)
+
+
+# Drawing ------------------------------------------------------------------------------------
+
+_SHIFT = 4
+_ONE = 1 << _SHIFT
+
+
+class _Painter:
+    """Draws in board millimetres onto a texture of ``scale`` pixels per millimetre."""
+
+    def __init__(self, geometry: BoardGeometry, scale: float, background: RGB) -> None:
+        self.g = geometry
+        self.s = scale
+        w, h = geometry.size
+        self.origin = _MARGIN_MM
+        size = (int((h + 2 * _MARGIN_MM) * scale), int((w + 2 * _MARGIN_MM) * scale))
+        self.img = np.empty((*size, 3), np.uint8)
+        self.img[:] = background
+
+    def px(self, p: tuple[float, float]) -> tuple[int, int]:
+        return (round((p[0] + self.origin) * self.s * _ONE),
+                round((p[1] + self.origin) * self.s * _ONE))
+
+    def pts(self, poly: npt.ArrayLike) -> npt.NDArray[np.int32]:
+        arr = (np.asarray(poly, np.float64) + self.origin) * self.s * _ONE
+        return np.round(arr).astype(np.int32).reshape(-1, 1, 2)
+
+    def circle(self, c: tuple[float, float], r: float, color: RGB, thickness: float = -1) -> None:
+        t = -1 if thickness < 0 else max(1, round(thickness * self.s))
+        cv2.circle(self.img, self.px(c), round(r * self.s * _ONE), color, t,
+                   cv2.LINE_AA, _SHIFT)
+
+    def poly(self, poly: npt.ArrayLike, color: RGB) -> None:
+        cv2.fillPoly(self.img, [self.pts(poly)], color, cv2.LINE_AA, _SHIFT)
+
+    def rect(self, x0: float, y0: float, x1: float, y1: float, color: RGB) -> None:
+        self.poly([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], color)
+
+    def shade(self, poly: npt.ArrayLike, alpha: float) -> None:
+        """Darken inside a polygon, with a soft edge (a shadow)."""
+        pts = self.pts(poly)
+        pad = int(3 * self.s) + 2
+        lo = pts.reshape(-1, 2).min(axis=0) // _ONE - pad
+        hi = pts.reshape(-1, 2).max(axis=0) // _ONE + pad + 1
+        x0, y0 = max(0, int(lo[0])), max(0, int(lo[1]))
+        x1, y1 = min(self.img.shape[1], int(hi[0])), min(self.img.shape[0], int(hi[1]))
+        if x1 <= x0 or y1 <= y0:
+            return
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [pts - np.array([x0, y0], np.int32) * _ONE], 255, cv2.LINE_AA, _SHIFT)
+        m = cv2.GaussianBlur(mask, (0, 0), 1.5 * self.s).astype(np.float32) / 255
+        roi = self.img[y0:y1, x0:x1].astype(np.float32)
+        self.img[y0:y1, x0:x1] = (roi * (1 - alpha * m[..., None])).astype(np.uint8)
+
+
+def _circle_poly(c: tuple[float, float], r: float, n: int = 28) -> npt.NDArray[np.float64]:
+    a = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    return np.stack([c[0] + r * np.cos(a), c[1] + r * np.sin(a)], axis=1)
+
+
+def _shade_rgb(color: RGB, f: float) -> RGB:
+    return (int(min(255, color[0] * f)), int(min(255, color[1] * f)), int(min(255, color[2] * f)))
+
+
+def _draw_board(p: _Painter, style: BoardStyle) -> None:
+    g = p.g
+    w, h = g.size
+    x0, y0, x1, y1 = g.surface
+    p.shade([[6, 8], [w + 6, 8], [w + 6, h + 8], [6, h + 8]], 0.35)
+    p.rect(0, 0, w, h, style.rail)
+    # wood grain: thin darker lines along the rails
+    for k in range(0, int(h), 9):
+        p.rect(0, k, w, k + 0.6, _shade_rgb(style.rail, 0.93))
+    p.rect(x0, y0, x1, y1, style.surface)
+    bx = x0 + 6 * g.field_width
+    p.rect(bx, y0, bx + g.bar, y1, style.rail)
+    for f in range(1, 25):
+        p.poly(g.field_triangle(f), style.field_color(f))
+    # inner edge of the rails
+    for quad in ([[x0, y0], [x1, y0], [x1, y0 + 1.5], [x0, y0 + 1.5]],
+                 [[x0, y0], [x0 + 1.5, y0], [x0 + 1.5, y1], [x0, y1]]):
+        p.shade(quad, 0.4)
+    holes = [g.hole_center(c, k) for c in (Color.WHITE, Color.BLACK) for k in range(13)]
+    holes += [g.pavillon_hole(), *g.spare_holes()]
+    for hc in holes:
+        p.circle(hc, g.hole_diameter / 2 + 0.8, _shade_rgb(style.rail, 0.7))
+        p.circle(hc, g.hole_diameter / 2, (22, 16, 12))
+    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
+    for i, mid in enumerate(MARKER_IDS):
+        cx, cy = g.marker_center(i)
+        pad = (g.rail - 1.0) / 2
+        p.rect(cx - pad, cy - pad, cx + pad, cy + pad, (242, 242, 238))
+        side = g.marker_size
+        n = max(6, round(side * p.s))
+        marker = cv2.aruco.generateImageMarker(dictionary, mid, n)
+        a, b = p.px((cx - side / 2, cy - side / 2))
+        a, b = a // _ONE, b // _ONE
+        patch = np.where(marker[..., None] > 127, np.array([240, 240, 236], np.uint8),
+                         np.array([18, 18, 18], np.uint8))
+        p.img[b:b + n, a:a + n] = patch
+
+
+def _draw_checker(p: _Painter, c: tuple[float, float], color: RGB, level: int,
+                  dark: bool) -> None:
+    r = p.g.checker_diameter / 2
+    off = (-1.3 * level, -1.3 * level)
+    cc = (c[0] + off[0], c[1] + off[1])
+    if level == 0:
+        p.shade(_circle_poly((c[0] + 2.0, c[1] + 2.5), r), 0.45)
+    edge = _shade_rgb(color, 1.6 if dark else 0.72)
+    p.circle(cc, r, edge)
+    p.circle(cc, r - 1.2, color)
+    p.circle(cc, r * 0.62, _shade_rgb(color, 1.35 if dark else 0.9), thickness=0.5)
+    p.circle((cc[0] - r * 0.3, cc[1] - r * 0.3), r * 0.18, _shade_rgb(color, 1.25 if dark else 1.04))
+
+
+def _draw_checkers(p: _Painter, style: BoardStyle, scene: Scene, rng: np.random.Generator
+                   ) -> list[dict[str, Any]]:
+    g = p.g
+    truth: list[dict[str, Any]] = []
+    owner: dict[int, tuple[Color, int]] = {}
+    for color, men in ((Color.WHITE, scene.white), (Color.BLACK, scene.black)):
+        for f, n in men.items():
+            if n <= 0:
+                continue
+            wf = white_field(color, int(f))
+            if wf in owner:
+                raise ValueError(f"field {wf} (White's numbering) holds both colours")
+            owner[wf] = (color, int(n))
+    for wf in range(1, 25):
+        color, n = owner.get(wf, (None, 0))
+        piles: list[int] = []
+        if color is not None:
+            piles = _piles(rng, n, g.slots, talon=white_field(color, 1) == wf)
+            rgb = style.white if color is Color.WHITE else style.black
+            centers = g.slot_centers(wf)
+            for k, size in enumerate(piles):
+                jx, jy = rng.uniform(-1.5, 1.5), rng.uniform(-0.8, 0.4)
+                base = (centers[k][0] + jx, centers[k][1] + jy)
+                for level in range(size):
+                    _draw_checker(p, base, rgb, level, color is Color.BLACK)
+        truth.append({"field": wf, "color": None if color is None else color.value,
+                      "count": n, "visible": len(piles), "piles": piles})
+    return truth
+
+
+def _draw_marks(p: _Painter, style: BoardStyle, marks: Marks) -> dict[str, Any]:
+    g = p.g
+    # jetons
+    at_rest = 3
+    placed: list[tuple[float, float]] = []
+    for color, pm in ((Color.WHITE, marks.white), (Color.BLACK, marks.black)):
+        if pm.token_spot != JETON_REST:
+            placed.append(g.jeton_center(color, pm.token_spot, 0))
+            at_rest -= 1
+            if pm.bredouille_token:
+                placed.append(g.jeton_center(color, pm.token_spot, 1))
+                at_rest -= 1
+    placed += [g.jeton_center(Color.WHITE, JETON_REST, i) for i in range(max(0, at_rest))]
+    r = g.jeton_diameter / 2
+    for c in placed:
+        p.shade(_circle_poly((c[0] + 1.2, c[1] + 1.5), r), 0.4)
+        p.circle(c, r, _shade_rgb(style.jeton, 0.7))
+        p.circle(c, r - 1.0, style.jeton)
+        p.circle(c, r * 0.45, _shade_rgb(style.jeton, 1.2))
+    # fichets and pavillon
+    def peg(c: tuple[float, float]) -> None:
+        p.shade(_circle_poly((c[0] + 1.5, c[1] + 2.0), 5.5), 0.45)
+        p.circle(c, 5.5, _shade_rgb(style.peg, 0.75))
+        p.circle(c, 4.6, style.peg)
+
+    def pavillon(c: tuple[float, float], toward: tuple[float, float]) -> None:
+        peg(c)
+        dx, dy = toward
+        flag = [[c[0], c[1]], [c[0] + 22 * dx - 7 * dy, c[1] + 22 * dy + 7 * dx],
+                [c[0] + 22 * dx + 7 * dy, c[1] + 22 * dy - 7 * dx]]
+        p.shade(np.array(flag) + 2.0, 0.35)
+        p.poly(flag, style.pavillon)
+
+    for color, pm in ((Color.WHITE, marks.white), (Color.BLACK, marks.black)):
+        c = g.hole_center(color, pm.peg_hole)
+        if pm.pavillon:
+            pavillon(c, (1.0, 0.0) if pm.peg_hole else (0.0, 1.0))
+        else:
+            peg(c)
+    if marks.pavillon is Pavillon.MIDDLE:
+        pavillon(g.pavillon_hole(), (0.0, 1.0))
+    return {
+        color.value: {"token_spot": pm.token_spot, "bredouille_token": pm.bredouille_token,
+                      "peg_hole": pm.peg_hole, "pavillon": pm.pavillon}
+        for color, pm in ((Color.WHITE, marks.white), (Color.BLACK, marks.black))
+    } | {"pavillon": marks.pavillon.value, "jetons_at_rest": max(0, at_rest)}
+
+
+def _placeholder_die(canvas: Image, *, value: int, center: tuple[float, float], size: float,
+                     rotation: float = 0.0, **_: Any) -> dict[str, Any]:
+    """A flat white die with pips, used when the dice renderer is not installed."""
+    a = math.radians(rotation)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    sq = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * size / 2
+    pts = sq @ rot.T + np.array(center)
+    cv2.fillPoly(canvas, [np.round(pts * _ONE).astype(np.int32)], (236, 232, 218), cv2.LINE_AA,
+                 _SHIFT)
+    layout = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+              4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+              5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+              6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}[value]
+    for u, v in layout:
+        q = np.array([u, v]) * size * 0.27 @ rot.T + np.array(center)
+        cv2.circle(canvas, (int(q[0] * _ONE), int(q[1] * _ONE)), int(size * 0.09 * _ONE),
+                   (24, 22, 20), -1, cv2.LINE_AA, _SHIFT)
+    return {"value": value, "center": list(center), "size": size, "reason": None}
+
+
+def _die_renderer() -> Callable[..., Any]:
+    try:
+        module = importlib.import_module("tablier.vision.render_dice")
+    except ImportError:
+        return _placeholder_die
+    fn: Callable[..., Any] = getattr(module, "render_die", _placeholder_die)
+    return fn
+
+
+def _draw_dice(p: _Painter, dice: Sequence[DieSpec]) -> list[dict[str, Any]]:
+    render = _die_renderer()
+    out: list[dict[str, Any]] = []
+    for d in dice:
+        x, y = p.px(d.center)
+        t = render(p.img, value=d.value, center=(x / _ONE, y / _ONE), size=DIE_SIZE_MM * p.s,
+                   rotation=d.rotation, cocked=d.cocked)
+        info = t if isinstance(t, dict) else t.to_json()
+        c = info["center"]
+        out.append({"value": info["value"], "reason": info.get("reason"),
+                    "center_mm": [c[0] / p.s - p.origin, c[1] / p.s - p.origin]})
+    return out
+
+
+def _draw_occluder(p: _Painter, kind: str, rng: np.random.Generator) -> None:
+    g = p.g
+    w, h = g.size
+    x0, y0, x1, y1 = g.surface
+    target = np.array([rng.uniform(x0 + 40, x1 - 40), rng.uniform(y0 + 40, y1 - 40)])
+    side = int(rng.integers(4))
+    start = [np.array([target[0] + rng.uniform(-80, 80), -_MARGIN_MM]),
+             np.array([w + _MARGIN_MM, target[1] + rng.uniform(-80, 80)]),
+             np.array([target[0] + rng.uniform(-80, 80), h + _MARGIN_MM]),
+             np.array([-_MARGIN_MM, target[1] + rng.uniform(-80, 80)])][side]
+    d = target - start
+    d = d / np.linalg.norm(d)
+    n = np.array([-d[1], d[0]])
+    skin = _jitter(rng, _pick(rng, _SKINS), 8)
+    sleeve = _pick(rng, _SLEEVES)
+    wrist = target - d * 70
+    arm = [start + n * 55, wrist + n * 38, wrist - n * 38, start - n * 55]
+    cuff = wrist - d * rng.uniform(80.0, 220.0)
+    fore = [cuff + n * 44, target - d * 20 + n * 34, target - d * 20 - n * 34, cuff - n * 44]
+    p.shade(np.array(arm) + 14, 0.5)
+    p.poly(fore, skin)
+    p.poly([start + n * 56, cuff + n * 46, cuff - n * 46, start - n * 56], sleeve)
+    palm = _circle_poly(tuple(target), 48)
+    p.poly(palm, skin)
+    if kind == "cup":
+        cup = target + d * 30
+        p.shade(_circle_poly((cup[0] + 12, cup[1] + 14), 46), 0.5)
+        color = _pick(rng, _CUPS)
+        p.circle((cup[0], cup[1]), 46, _shade_rgb(color, 0.6))
+        p.circle((cup[0], cup[1]), 40, color)
+        p.circle((cup[0], cup[1]), 30, _shade_rgb(color, 0.4))
+    else:
+        for k in range(4):
+            base = target + n * (k - 1.5) * 18 + d * 30
+            tip = base + d * rng.uniform(45, 70)
+            p.poly([base + n * 8, tip + n * 7, tip - n * 7, base - n * 8], _shade_rgb(skin, 0.97))
+            p.circle((tip[0], tip[1]), 7, _shade_rgb(skin, 0.97))
+
+
+# The camera ---------------------------------------------------------------------------------
+
+def _look(texture: Image, camera: Camera, geometry: BoardGeometry, scale: float,
+          background: RGB) -> Image:
+    w, h = camera.width, camera.height
+    step = 8
+    gx = np.arange(0, w + step, step, dtype=np.float64)
+    gy = np.arange(0, h + step, step, dtype=np.float64)
+    xx, yy = np.meshgrid(gx, gy)
+    grid = np.stack([xx, yy], axis=-1).reshape(-1, 1, 2)
+    if camera.k1 or camera.k2:
+        k = camera.matrix
+        crit = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-3)
+        grid = np.asarray(cv2.undistortPoints(grid, k, camera.dist, None, None, k, crit),
+                          np.float64)
+    inv = np.linalg.inv(camera.homography(geometry))
+    mm = cv2.perspectiveTransform(grid.astype(np.float64), inv).reshape(len(gy), len(gx), 2)
+    tex = ((mm + _MARGIN_MM) * scale).astype(np.float32)
+    full_w, full_h = len(gx) * step, len(gy) * step
+    mapx = cv2.resize(tex[..., 0], (full_w, full_h), interpolation=cv2.INTER_LINEAR)
+    mapy = cv2.resize(tex[..., 1], (full_w, full_h), interpolation=cv2.INTER_LINEAR)
+    # NOTE: cv2.resize maps pixel centres, so shift by half a step to line the grid up.
+    off = (step - 1) / 2
+    sx = np.array([[1.0, 0.0, off], [0.0, 1.0, off]])
+    mapx = cv2.warpAffine(mapx, sx, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+    mapy = cv2.warpAffine(mapy, sx, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(cv2.remap(texture, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                borderValue=background), np.uint8)
+
+
+def _expose(frame: Image, light: Lighting, rng: np.random.Generator) -> Image:
+    h, w = frame.shape[:2]
+    img = frame.astype(np.float32)
+    if light.blur > 0.05:
+        img = np.asarray(cv2.GaussianBlur(img, (0, 0), light.blur), np.float32)
+    xs = np.linspace(-0.5, 0.5, w, dtype=np.float32)
+    ys = np.linspace(-0.5, 0.5, h, dtype=np.float32) * (h / w)
+    ramp = 1.0 + light.gradient[0] * xs[None, :] + light.gradient[1] * ys[:, None]
+    gain = np.array(light.color, np.float32) * light.intensity
+    img = img * ramp[..., None] * gain[None, None, :]
+    if light.noise > 0:
+        img += rng.normal(0.0, light.noise, img.shape).astype(np.float32)
+    return np.asarray(np.clip(img, 0, 255), np.uint8)
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One rendered frame."""
+
+    image: Image = field(repr=False)
+    """The frame as stored (after JPEG), HxWx3 uint8 RGB."""
+    jpeg: bytes = field(repr=False)
+    """The JPEG file's bytes."""
+    truth: dict[str, Any]
+    """The ground truth (JSON-ready); see :func:`render_frame`."""
+
+
+def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camera | None = None,
+                 lighting: Lighting | None = None, seed: int = 0,
+                 geometry: BoardGeometry | None = None, width: int = 1640,
+                 height: int = 1232) -> Rendered:
+    """Render one camera frame of the board.
+
+    Args:
+        scene: what stands on the board.
+        style: the board's colours (random from ``seed`` when None).
+        camera: the camera (random from ``seed`` when None).
+        lighting: light and sensor (random from ``seed`` when None).
+        seed: seeds the random parts (pile arrangement, jitter, noise, and any None above).
+        geometry: the board's dimensions.
+        width: frame width when ``camera`` is None, pixels.
+        height: frame height when ``camera`` is None, pixels.
+
+    Returns:
+        The frame and its truth: ``image`` ``[w, h]``; ``quad`` (outer corners in frame pixels,
+        TL TR BR BL); ``markers`` (id -> 4 corners); ``white`` / ``black`` (field in that
+        player's numbering -> count, as the engine counts); ``fields`` (24 entries in White's
+        numbering: ``color``, ``count``, ``visible`` = stacks seen from above, ``piles``);
+        ``dice`` (``value`` or None with ``reason``, ``center`` in pixels, ``center_mm``);
+        ``marks`` (per player ``token_spot``, ``bredouille_token``, ``peg_hole``,
+        ``pavillon``; ``pavillon``; ``jetons_at_rest``); ``occluded``; ``camera``; ``light``.
+
+    Raises:
+        ValueError: if a field holds both colours.
+    """
+    rng = np.random.default_rng(seed)
+    g = geometry or BoardGeometry()
+    style = style or BoardStyle.random(rng)
+    camera = camera or Camera.random(rng, width, height, geometry=g)
+    lighting = lighting or Lighting.random(rng)
+    quad_px = camera.project(g, g.corners)
+    px_per_mm = float(np.linalg.norm(quad_px[1] - quad_px[0]) / g.size[0])
+    scale = min(4.0, max(1.0, 1.25 * px_per_mm))
+    painter = _Painter(g, scale, style.table)
+    _draw_board(painter, style)
+    marks_truth = _draw_marks(painter, style, scene.marks or _default_marks())
+    fields = _draw_checkers(painter, style, scene, rng)
+    dice = _draw_dice(painter, scene.dice)
+    if scene.occluder:
+        _draw_occluder(painter, scene.occluder, rng)
+    frame = _look(painter.img, camera, g, scale, style.table)
+    frame = _expose(frame, lighting, rng)
+    ok, buf = cv2.imencode(".jpg", cv2.cvtColor(frame, cv2.COLOR_RGB2BGR),
+                           [cv2.IMWRITE_JPEG_QUALITY, lighting.jpeg_quality])
+    if not ok:  # pragma: no cover - OpenCV always encodes a valid array
+        raise RuntimeError("JPEG encoding failed")
+    jpeg = buf.tobytes()
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    assert decoded is not None
+    image = np.asarray(cv2.cvtColor(decoded, cv2.COLOR_BGR2RGB), np.uint8)
+    for d in dice:
+        c = camera.project(g, [d["center_mm"]])[0]
+        d["center"] = [round(float(c[0]), 2), round(float(c[1]), 2)]
+        d["center_mm"] = [round(v, 2) for v in d["center_mm"]]
+    truth = {
+        "image": [camera.width, camera.height],
+        "quad": [[round(float(x), 2), round(float(y), 2)] for x, y in quad_px],
+        "markers": {str(mid): [[round(float(x), 2), round(float(y), 2)]
+                               for x, y in camera.project(g, g.marker_corners(i))]
+                    for i, mid in enumerate(MARKER_IDS)},
+        "white": {str(f): n for f, n in sorted(scene.white.items()) if n > 0},
+        "black": {str(f): n for f, n in sorted(scene.black.items()) if n > 0},
+        "fields": fields,
+        "dice": dice,
+        "marks": marks_truth,
+        "occluded": scene.occluder is not None,
+        "occluder": scene.occluder,
+        "camera": {"corners": [list(c) for c in camera.corners], "k1": camera.k1,
+                   "k2": camera.k2},
+        "light": {"intensity": lighting.intensity, "color": list(lighting.color),
+                  "gradient": list(lighting.gradient), "blur": lighting.blur,
+                  "noise": lighting.noise, "jpeg_quality": lighting.jpeg_quality},
+        "seed": seed,
+    }
+    return Rendered(image=image, jpeg=jpeg, truth=truth)
+
+
+# Whole games --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GameStep:
+    """One moment of a game to render: a relevé's position with or without dice."""
+
+    white: Mapping[int, int]
+    """White's dames (his numbering -> count)."""
+    black: Mapping[int, int]
+    """Black's dames (his numbering -> count)."""
+    dice: tuple[int, int] | None = None
+    """The dice lying on the board, or None while they are in the cup."""
+    marks: Marks | None = None
+    """Jetons, fichets and pavillon after this moment."""
+    phase: str = "settled"
+    """``"throw"`` (hand and cup over the board), ``"settled"`` (dice lie still),
+    ``"play"`` (a hand moves dames), ``"after"`` (the play is made)."""
+    label: str = ""
+    """Free text kept in the manifest (e.g. the play made)."""
+
+
+def render_game(steps: Sequence[GameStep], *, seed: int = 0, width: int = 820,
+                height: int = 616, style: BoardStyle | None = None,
+                camera: Camera | None = None, frames_per_step: int = 1) -> Iterator[Rendered]:
+    """Render the frames of a whole game, one camera on one board, as a recording would.
+
+    The camera stays put apart from a little drift (boards get nudged), the light drifts
+    slowly, and the dice lie where they were thrown until the next throw.
+
+    Args:
+        steps: the moments to render, in order.
+        seed: seeds everything random.
+        width: frame width, pixels.
+        height: frame height, pixels.
+        style: the board's colours (random from ``seed`` when None).
+        camera: the camera (random from ``seed`` when None).
+        frames_per_step: still frames rendered for every step (hand frames get one).
+
+    Yields:
+        The frames in order; each truth also has ``step`` (index) and ``phase``.
+
+    Raises:
+        ValueError: if a step puts both colours on one field.
+    """
+    rng = np.random.default_rng(seed)
+    g = BoardGeometry()
+    style = style or BoardStyle.random(rng)
+    base = camera or Camera.random(rng, width, height, geometry=g)
+    light = Lighting.random(rng)
+    light = replace(light, blur=min(light.blur, 0.8), noise=min(light.noise, 3.0),
+                    jpeg_quality=max(light.jpeg_quality, 80))
+    dice_specs: tuple[DieSpec, ...] = ()
+    last_dice: tuple[int, int] | None = None
+    for index, step in enumerate(steps):
+        if step.dice is not None and step.dice != last_dice or (step.dice and not dice_specs):
+            assert step.dice is not None
+            placed: list[DieSpec] = []
+            for v in step.dice:
+                c = _die_place(rng, g, [spec.center for spec in placed])
+                placed.append(DieSpec(value=v, center=c, rotation=float(rng.uniform(0, 90))))
+            dice_specs = tuple(placed)
+        if step.dice is None:
+            dice_specs = ()
+        last_dice = step.dice
+        occluder = {"throw": "cup", "play": "hand"}.get(step.phase)
+        count = 1 if occluder else frames_per_step
+        for _ in range(count):
+            drift = rng.normal(0.0, 0.6, (4, 2))
+            cam = replace(base, corners=tuple((float(x), float(y))
+                                              for x, y in np.array(base.corners) + drift))
+            light = replace(light, intensity=float(np.clip(light.intensity + rng.normal(0, 0.02),
+                                                           0.6, 1.2)))
+            scene = Scene(white=step.white, black=step.black, dice=dice_specs, marks=step.marks,
+                          occluder=occluder)
+            frame = render_frame(scene, style=style, camera=cam, lighting=light,
+                                 seed=int(rng.integers(2**31)), geometry=g)
+            frame.truth.update({"step": index, "phase": step.phase, "label": step.label})
+            yield frame
+
+
+def render_reference(*, seed: int = 0, width: int = 820, height: int = 616,
+                     style: BoardStyle | None = None, camera: Camera | None = None) -> Rendered:
+    """Render the calibration reference frame: the start of a match, no dice, even light.
+
+    Args:
+        seed: seeds the style and camera when they are None.
+        width: frame width, pixels.
+        height: frame height, pixels.
+        style: the board's colours.
+        camera: the camera.
+
+    Returns:
+        The frame.
+
+    Raises:
+        Nothing.
+    """
+    rng = np.random.default_rng(seed)
+    g = BoardGeometry()
+    style = style or BoardStyle.random(rng)
+    camera = camera or Camera.random(rng, width, height, geometry=g)
+    return render_frame(Scene.start(), style=style, camera=camera, lighting=Lighting(),
+                        seed=seed, geometry=g)
+
+
+def write_frame(rendered: Rendered, directory: Path, name: str) -> Path:
+    """Write ``name.jpg`` and ``name.json`` (the truth) into ``directory``.
+
+    Args:
+        rendered: the frame.
+        directory: where to write (created if missing).
+        name: the file stem.
+
+    Returns:
+        The JPEG's path.
+
+    Raises:
+        OSError: if the files cannot be written.
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.jpg"
+    path.write_bytes(rendered.jpeg)
+    (directory / f"{name}.json").write_text(json.dumps(rendered.truth, indent=1) + "\n")
+    return path
+
+
+def nudge(camera: Camera, rng: np.random.Generator, *, shift: float = 0.015,
+          turn: float = 1.0) -> Camera:
+    """The same camera after the board was nudged a little on the table.
+
+    Args:
+        camera: the camera.
+        rng: the source of randomness.
+        shift: largest move, as a share of the frame width.
+        turn: largest turn, degrees.
+
+    Returns:
+        The moved camera.
+
+    Raises:
+        Nothing.
+    """
+    pts = np.array(camera.corners)
+    c = pts.mean(axis=0)
+    a = math.radians(rng.uniform(-turn, turn))
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    pts = (pts - c) @ rot.T + c + rng.uniform(-shift, shift, 2) * camera.width
+    return replace(camera, corners=tuple((float(x), float(y)) for x, y in pts))
+
+
+def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
+               width: int = 1640, height: int = 1232, occluder_rate: float = 0.08,
+               dice: bool = True) -> list[Path]:
+    """Render a fixture set: sessions of one board and camera, each with its calibration.
+
+    Each session has its own board style, camera and lens; its ``reference.jpg`` (the start of a
+    match, even light) is calibrated by :func:`tablier.calibration.flow.calibrate_frame` into
+    ``calibration.json``, exactly as ``tablier calibrate`` would. When the lens distorts
+    noticeably (|k1| > 0.05) the calibration carries the true intrinsics, standing in for a
+    ChArUco lens calibration; milder distortion is left uncorrected. Every frame then has a new
+    random position, light, blur, noise and JPEG; the board is nudged a little on most frames
+    and the camera moved anywhere on some (the markers are found again on every frame).
+
+    Args:
+        out: the set folder (sessions go in ``s00``, ``s01``, ...).
+        seed: seeds everything.
+        sessions: number of sessions.
+        frames: frames per session.
+        width: frame width, pixels.
+        height: frame height, pixels.
+        occluder_rate: share of frames with a hand or cup over the board.
+        dice: whether frames show two dice.
+
+    Returns:
+        The session folders.
+
+    Raises:
+        CalibrationError: if a reference frame cannot be calibrated.
+        OSError: if files cannot be written.
+    """
+    from tablier.calibration.calibration import Lens
+    from tablier.calibration.flow import calibrate_frame
+    rng = np.random.default_rng(seed)
+    g = BoardGeometry()
+    folders: list[Path] = []
+    for s in range(sessions):
+        folder = out / f"s{s:02d}"
+        style = BoardStyle.random(rng)
+        cam = Camera.random(rng, width, height, geometry=g)
+        ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(),
+                           seed=int(rng.integers(2**31)), geometry=g)
+        write_frame(ref, folder, "reference")
+        lens = None
+        if abs(cam.k1) > 0.05:
+            lens = Lens(matrix=tuple(tuple(float(v) for v in row) for row in cam.matrix),
+                        dist=tuple(float(v) for v in cam.dist))
+        calibrate_frame(ref.image, lens=lens, geometry=g).save(folder / "calibration.json")
+        for i in range(frames):
+            if rng.random() < 0.15:
+                # the camera or the board was moved: the markers are searched afresh
+                pose = replace(Camera.random(rng, width, height, geometry=g), k1=cam.k1,
+                               k2=cam.k2)
+            else:
+                pose = nudge(cam, rng)
+            scene = random_scene(rng, dice=dice, occluder_rate=occluder_rate)
+            r = render_frame(scene, style=style, camera=pose, seed=int(rng.integers(2**31)),
+                             geometry=g)
+            write_frame(r, folder, f"frame_{i:03d}")
+        folders.append(folder)
+    return folders
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write random frames with their truth.
+
+    Args:
+        argv: command-line arguments (``OUT_DIR --seed N --count K --size WxH``).
+
+    Returns:
+        0.
+
+    Raises:
+        SystemExit: on bad arguments.
+    """
+    parser = argparse.ArgumentParser(prog="python -m tablier.vision.render")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--count", type=int, default=4)
+    parser.add_argument("--size", default="1640x1232")
+    args = parser.parse_args(argv)
+    w, h = (int(v) for v in args.size.lower().split("x"))
+    rng = np.random.default_rng(args.seed)
+    for i in range(args.count):
+        scene = random_scene(rng, occluder_rate=0.1)
+        r = render_frame(scene, seed=int(rng.integers(2**31)), width=w, height=h)
+        write_frame(r, args.out, f"frame_{i:03d}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
