@@ -6,7 +6,8 @@ Run from the repository root::
 
 It prints the machine, then the median (and 90th percentile) of ``read_dice`` per image. The
 rendered frames are drawn at the Raspberry Pi camera's 1640x1232 binned size with the
-project's renderer (seeds 7000..7004), so nothing large is committed.
+project's renderer (seeds 7000..7004 with large dice, 7100..7104 with dice of 40..56 px as
+on a whole board seen by the Pi camera), so nothing large is committed.
 """
 
 from __future__ import annotations
@@ -51,7 +52,10 @@ def main() -> None:
     real = [load_image(p) for p in sorted((ROOT / "fixtures/dice/real").glob("*.jpg"))]
     frames = [render_scene(np.random.default_rng(seed), width=1640, height=1232)[0]
               for seed in range(7000, 7005)]
-    for name, images in (("real 640x480", real), ("rendered 1640x1232", frames)):
+    board = [render_scene(np.random.default_rng(seed), width=1640, height=1232,
+                          die_px=(40, 56))[0] for seed in range(7100, 7105)]
+    for name, images in (("real 640x480", real), ("rendered 1640x1232", frames),
+                         ("1640x1232, 40-56px dice", board)):
         t = _time(images, args.repeat)
         print(f"{name:>20}: {len(images):4d} images  median {statistics.median(t):6.2f} ms  "
               f"p90 {float(np.percentile(t, 90)):6.2f} ms  max {max(t):6.2f} ms")

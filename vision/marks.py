@@ -99,14 +99,24 @@ def read_marks(cfg: VisionConfig, rectified: Image, *, gain: F32,
     layout = cfg.layout
     prof = cfg.calibration.profile
     flat = rectified.reshape(-1, 3)
-    jf = layout.jetons.means(flat) * gain
-    has_jeton, jconf = _nearer(jf, np.array(prof.jeton, np.float32),
-                               np.array(prof.jeton_empty, np.float32))
     dice = np.asarray(dice_px, np.float64).reshape(-1, 2)
+    th = cfg.calibration.thresholds
     if len(dice):
-        under = layout.jetons.near(dice, cfg.calibration.thresholds.die_radius_mm
-                                   * layout.scale).mean(axis=1) > 0.5
-        has_jeton &= ~under
+        hidden = layout.jetons.near(dice, th.die_radius_mm * layout.scale)
+        jf, share = layout.jetons.masked_means(flat, ~hidden)
+    else:
+        jf, share = layout.jetons.means(flat), np.ones(len(layout.jetons.index), np.float32)
+    has_jeton, jconf = _nearer(jf * gain, np.array(prof.jeton, np.float32),
+                               np.array(prof.jeton_empty, np.float32))
+    covered = share < th.min_visible_share
+    has_jeton &= ~covered
+    # NOTE: there are always three jetons: one wholly under a die is counted there, taking
+    # the places under dice in the order of the layout, until three are seen.
+    for i in np.nonzero(covered)[0]:
+        if has_jeton.sum() >= 3:
+            break
+        has_jeton[i] = True
+        jconf[i] = 0.0
     rest = 0
     spots: dict[str, list[int]] = {"white": [], "black": []}
     for (who, spot, _), seen in zip(layout.jeton_keys, has_jeton):

@@ -390,7 +390,11 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
         return Score(points=int(rng.choice([0, 2, 4, 6, 8, 10])), holes=int(rng.integers(0, 12)),
                      bredouille=bool(rng.random() < 0.5))
     pav = Pavillon(rng.choice(["middle", "white", "black", "out"]))
-    marks = Marks.from_scores(score(), score(), pav)
+    white, black = score(), score()
+    if white.bredouille and black.bredouille and white.points and black.points:
+        # NOTE: only one player can be in bredouille once both have points (three jetons).
+        black = Score(points=black.points, holes=black.holes, bredouille=False)
+    marks = Marks.from_scores(white, black, pav)
     occ = None
     if rng.random() < occluder_rate:
         occ = "cup" if rng.random() < 0.4 else "hand"

@@ -10,8 +10,9 @@ The one public drawing function, kept stable because the board renderer calls it
                cocked_limit=12.0, lean=(0.0, 0.0)) -> DieTruth
 
 ``canvas`` is an HxWx3 uint8 RGB array, changed in place. The die is a cube with rounded edges
-and corners, seen by an orthographic camera tilted ``view_tilt`` degrees from the vertical, with
-its shadow cast on the ground along the light. Coordinates are image pixels: x to the right, y
+and corners, seen by an orthographic camera tilted ``view_tilt`` degrees from the vertical
+and/or, for a pinhole camera over the board, leaning outward by ``lean`` (see its docstring),
+with its shadow cast on the ground along the light. Coordinates are image pixels: x to the right, y
 down; "up" is toward the camera. Side faces show when the view is oblique or the die is cocked,
 and they carry their own pips (opposite faces sum to 7), so a reader must find the top face.
 
@@ -449,7 +450,8 @@ def _move_truth(truth: DieTruth, hom: NDArray[np.float64], width: int,
 
 
 def render_scene(rng: np.random.Generator, *, width: int = 640, height: int = 480,
-                 allow_bad: bool = True) -> tuple[NDArray[np.uint8], list[DieTruth]]:
+                 allow_bad: bool = True, die_px: tuple[float, float] | None = None
+                 ) -> tuple[NDArray[np.uint8], list[DieTruth]]:
     """Render a photograph-like frame of dice (see :func:`render_scene_with_camera`).
 
     Args:
@@ -457,6 +459,8 @@ def render_scene(rng: np.random.Generator, *, width: int = 640, height: int = 48
         width: frame width in pixels.
         height: frame height in pixels.
         allow_bad: whether bad throws (cocked, out of view) may be drawn.
+        die_px: range of the dice' edge in pixels; by default 38..80 per 480 pixels of the
+            frame's shorter side.
 
     Returns:
         (HxWx3 uint8 RGB frame, truth of every die drawn, in frame pixels).
@@ -465,13 +469,13 @@ def render_scene(rng: np.random.Generator, *, width: int = 640, height: int = 48
         ValueError: if the frame is smaller than 64x64.
     """
     image, truths, _ = render_scene_with_camera(rng, width=width, height=height,
-                                                allow_bad=allow_bad)
+                                                allow_bad=allow_bad, die_px=die_px)
     return image, truths
 
 
 def render_scene_with_camera(
         rng: np.random.Generator, *, width: int = 640, height: int = 480,
-        allow_bad: bool = True) -> tuple[NDArray[np.uint8], list[DieTruth],
+        allow_bad: bool = True, die_px: tuple[float, float] | None = None) -> tuple[NDArray[np.uint8], list[DieTruth],
                                          tuple[float, float, float]]:
     """Render a photograph-like frame of dice on a surface, with its truth.
 
@@ -487,6 +491,7 @@ def render_scene_with_camera(
         width: frame width in pixels.
         height: frame height in pixels.
         allow_bad: whether bad throws (cocked, out of view) may be drawn.
+        die_px: range of the dice' edge in pixels (see :func:`render_scene`).
 
     Returns:
         (HxWx3 uint8 RGB frame, truth of every die drawn in frame pixels, the board's normal
@@ -523,7 +528,8 @@ def render_scene_with_camera(
         return float(q[0] / q[2]), float(q[1] / q[2])
 
     scale = min(width, height) / 480.0
-    size = float(rng.uniform(38, 80)) * scale
+    low, high = die_px if die_px is not None else (38 * scale, 80 * scale)
+    size = float(rng.uniform(low, high))
     el = math.radians(rng.uniform(40, 80))
     az = rng.uniform(0, 2 * math.pi)
     light = (math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el))

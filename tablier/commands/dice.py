@@ -54,9 +54,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         image = load_image(args.image)
+        reading = read_dice(DiceConfig(), image)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    reading = read_dice(DiceConfig(), image)
+        raise UsageError(f"{exc} ({args.image!r})" if args.image not in str(exc)
+                         else str(exc)) from None
     if args.debug is not None:
         args.debug.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(args.debug / f"{Path(args.image).stem}.dice.png"),

@@ -27,6 +27,12 @@ def rendered_measure_rows() -> list[DiceRow]:
 
 
 @pytest.fixture(scope="session")
+def rendered_measure_rows_uncalibrated() -> list[DiceRow]:
+    """The same frames read as ``tablier dice`` reads them: without the board's normal."""
+    return evaluate_dice(load_rendered_set(FIXTURES / "rendered" / "measure"), calibrated=False)
+
+
+@pytest.fixture(scope="session")
 def small_session(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One rendered board session (640x480): reference, calibration and eight frames."""
     root = tmp_path_factory.mktemp("vision_set")

@@ -16,7 +16,8 @@ from tablier.vision.dice_eval import DiceRow, summarise
 # Figures measured on the measuring sets (see fixtures/dice/README.md); a change that reads
 # fewer dice right fails here.
 REAL_FLOOR = 0.954
-RENDERED_FLOOR = 0.931
+RENDERED_FLOOR = 0.941
+RENDERED_UNCALIBRATED_FLOOR = 0.918
 
 REAL_TARGET = 0.98
 RENDERED_TARGET = 0.995
@@ -36,6 +37,12 @@ def test_rendered_measure_floor(rendered_measure_rows: list[DiceRow]) -> None:
     s = summarise(rendered_measure_rows)
     assert s["images"] >= 150
     assert s["accuracy"] >= RENDERED_FLOOR, s
+
+
+def test_rendered_measure_uncalibrated_floor(
+        rendered_measure_rows_uncalibrated: list[DiceRow]) -> None:
+    s = summarise(rendered_measure_rows_uncalibrated)
+    assert s["accuracy"] >= RENDERED_UNCALIBRATED_FLOOR, s
 
 
 @pytest.mark.xfail(strict=True, reason="issue 5 target 98% not reached yet (see the README)")

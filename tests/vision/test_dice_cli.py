@@ -87,7 +87,20 @@ def _missing(tmp_path: Path) -> Path:
     return tmp_path / "nowhere.jpg"
 
 
-@pytest.mark.parametrize("make", [_truncated, _corrupt, _text, _empty, _missing])
+def _tiny(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.png"
+    cv2.imwrite(str(path), np.full((8, 8, 3), 200, np.uint8))
+    return path
+
+
+def _folder(tmp_path: Path) -> Path:
+    path = tmp_path / "photos"
+    path.mkdir()
+    return path
+
+
+@pytest.mark.parametrize("make", [_truncated, _corrupt, _text, _empty, _missing, _tiny,
+                                  _folder])
 def test_bad_input_is_one_line_exit_2(make: object, tmp_path: Path,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     path = make(tmp_path)  # type: ignore[operator]

@@ -109,3 +109,16 @@ def test_bad_frames_raise_one_clear_error(small_recognizer: Recognizer) -> None:
         small_recognizer.recognize("frame.jpg")  # type: ignore[arg-type]
     with pytest.raises(BoardNotFoundError, match="no board"):
         small_recognizer.recognize(np.full((480, 640, 3), 128, np.uint8))
+
+
+def test_position_of_the_visible_stacks(small_session: Path,
+                                        small_recognizer: Recognizer) -> None:
+    for img, truth_path in _pairs(small_session):
+        if json.loads(truth_path.read_text())["occluded"]:
+            continue
+        obs = small_recognizer.recognize(read_image(img))
+        position = obs.position()
+        for color in Color:
+            assert position.men(color) == obs.men(color)
+        return
+    pytest.fail("no unoccluded frame in the small session")

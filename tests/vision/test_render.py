@@ -75,3 +75,14 @@ def test_both_colours_on_one_field_is_refused() -> None:
     with pytest.raises(ValueError, match="both colours"):
         render_frame(Scene(white={5: 1, 1: 14}, black={20: 1, 1: 14}), seed=0, width=160,
                      height=120)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_three_jetons_are_always_drawn(seed: int) -> None:
+    scene = random_scene(np.random.default_rng(seed))
+    assert scene.marks is not None
+    placed = 0
+    for pm in (scene.marks.white, scene.marks.black):
+        if pm.token_spot:
+            placed += 2 if pm.bredouille_token else 1
+    assert placed <= 3
