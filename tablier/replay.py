@@ -406,7 +406,17 @@ def observation_view(obs: Any, *, frame: int, t: float) -> BoardView:
                      dice_at=tuple((float(d.center[0]), float(d.center[1])) for d in dice),
                      die_size=size,
                      dice_confidence=min((float(d.confidence) for d in dice), default=1.0),
-                     fields=fields)
+                     fields=fields, marks=_seen_marks(obs))
+
+
+def _seen_marks(obs: Any) -> Any:
+    reading = getattr(obs, "marks", None)
+    if reading is None or not hasattr(reading, "marks"):
+        return None
+    try:
+        return reading.marks()
+    except (ValueError, TypeError, IndexError):
+        return None
 
 
 # Recorded games ------------------------------------------------------------------------------

@@ -687,6 +687,10 @@ class Session:
     def _play(self, event: PlaySeen, out: list[Event]) -> None:
         turn = self.game.state.turn
         assert turn is not None
+        if event.marks is not None and event.marks != self.marks():
+            out.append({"kind": "notice", "frame": event.frame,
+                        "text": "the markers on the board differ from the score: "
+                                + _marks_difference(event.marks, self.marks())})
         if turn.won_hole and turn.decision is None:
             out.extend(self._decision(Choice.STAY))
         mover = turn.roller
@@ -744,6 +748,22 @@ class Session:
                 display.show(marks, status=_status(status))
             except Exception as exc:  # noqa: BLE001 - an unplugged display must not stop play
                 log.warning("display %r: %s", display, exc)
+
+
+def _marks_difference(seen: Marks, want: Marks) -> str:
+    parts: list[str] = []
+    for who in ("white", "black"):
+        a, b = getattr(seen, who), getattr(want, who)
+        if a.token_spot != b.token_spot:
+            parts.append(f"{who}'s jeton at {a.token_spot}, should be at {b.token_spot}")
+        if a.bredouille_token != b.bredouille_token:
+            parts.append(f"{who}'s bredouille jeton {'out' if a.bredouille_token else 'in'}, "
+                         f"should be {'out' if b.bredouille_token else 'in'}")
+        if a.peg_hole != b.peg_hole:
+            parts.append(f"{who}'s fichet in hole {a.peg_hole}, should be in {b.peg_hole}")
+    if seen.pavillon is not want.pavillon:
+        parts.append(f"pavillon {seen.pavillon.value}, should be {want.pavillon.value}")
+    return "; ".join(parts) or "they differ"
 
 
 def _status(name: str) -> Any:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 Board = tuple[int, ...]
 """24 signed counts in White's numbering (field ``n`` at index ``n - 1``): White > 0, Black < 0."""
@@ -83,6 +84,8 @@ class BoardView:
     """The 24 fields in White's numbering, or None when the board could not be read."""
     problem: str | None = None
     """Why the frame could not be read at all (unreadable image, no board), or None."""
+    marks: Any = None
+    """The markers as seen (a :class:`tablier.engine.Marks`), None when not read."""
 
     def reading(self) -> str:
         """The part of the view that must stay the same for the board to count as still.
@@ -327,6 +330,8 @@ class PlaySeen:
     """The frame it was read on."""
     asked: bool = False
     """True when it was chosen by a player's answer, not by sight alone."""
+    marks: Any = None
+    """The markers as seen on that frame (the players have marked by then), if read."""
 
 
 @dataclass(frozen=True)
@@ -854,4 +859,4 @@ class Tracker:
         self._pending = None
         self.board = fit.board
         self._reset_still()
-        return [*events, PlaySeen(fit, view.frame, asked=pending.asked)]
+        return [*events, PlaySeen(fit, view.frame, asked=pending.asked, marks=view.marks)]

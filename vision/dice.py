@@ -45,6 +45,8 @@ class DiceConfig:
 
     work_side: int = 1640
     """The image is shrunk so that its longer side is at most this many pixels."""
+    large_pip: float = 6.0
+    """When the median pip radius (working pixels) is above this, read at half the scale."""
     small_pip: float = 2.5
     """When the median pip radius (working pixels) is below this, read again at twice the
     size (0: never)."""
@@ -943,6 +945,12 @@ def read_dice(cfg: DiceConfig, image: NDArray[np.uint8]) -> DiceReading:
     full = _to_grey(image)
     grey = _shrink(full, scale)
     pips = _find_pips(cfg, grey)
+    while pips and float(np.median([p.radius for p in pips])) > cfg.large_pip and min(
+            grey.shape) > 128:
+        # NOTE: pips wider than the threshold's window show only as rims: read smaller.
+        scale /= 2.0
+        grey = _shrink(full, scale)
+        pips = _find_pips(cfg, grey)
     origin = (0.0, 0.0)  # working-frame position of the grey image's corner
     if pips and cfg.small_pip > 0 and float(np.median([p.radius for p in pips])) < cfg.small_pip:
         # NOTE: pips of two pixels or so have rough shapes. Read again, twice as large, only

@@ -246,3 +246,23 @@ def test_a_failing_display_does_not_stop_the_match(tmp_path: Path,
     assert len(per_throw(read_journal(tmp_path / "m.jsonl").events)) == len(truth)
     assert len(good.shown) > len(truth)
     assert "device disconnected" in caplog.text
+
+
+def test_markers_left_wrong_are_noticed(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from tablier.engine import Score
+
+    views, truth = simulate_match(seed=3, throws=12, pile=15)
+    untouched = Marks.from_scores(Score(), Score())  # nobody ever moves a jeton
+    views = [replace(v, marks=untouched) if v.fields is not None else v for v in views]
+    session = Session.start(tmp_path / "m.jsonl", MatchInfo())
+    for v in views:
+        session.step(v)
+    notices = [e["text"] for e in read_journal(tmp_path / "m.jsonl").events
+               if e["kind"] == "notice"]
+    scored = sum(1 for t in truth if t["score"]["white"]["points"] or t["score"]["black"]["points"]
+                 or t["score"]["white"]["holes"] or t["score"]["black"]["holes"])
+    assert scored and notices
+    assert all("differ from the score" in n for n in notices)
+    assert any("jeton at 0, should be at" in n for n in notices)
