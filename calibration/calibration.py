@@ -37,7 +37,7 @@ class CalibrationError(ValueError):
 class Lens:
     """Camera intrinsics from a ChArUco calibration (OpenCV's pinhole + radial model)."""
 
-    matrix: tuple[tuple[float, float, float], ...]
+    matrix: tuple[tuple[float, ...], ...]
     """The 3x3 camera matrix."""
     dist: tuple[float, ...]
     """OpenCV's distortion coefficients (k1, k2, p1, p2, k3)."""

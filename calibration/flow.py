@@ -41,8 +41,8 @@ def calibrate_frame(frame: Image, *, corners: Sequence[Sequence[float]] | None =
     Raises:
         CalibrationError: if the board is not found or the frame is not a match's start.
     """
+    from tablier.vision.errors import BoardNotFoundError
     from tablier.vision.board import (
-        BoardNotFoundError,
         VisionConfig,
         check_image,
         locate_board,

@@ -163,10 +163,11 @@ class Observation:
                     want[white_field(color, int(f))] = (color, int(n))
         cost = 0.0
         for r in self.fields:
-            color, n = want.get(r.field, (None, 0))
+            held = want.get(r.field)
+            n = held[1] if held is not None else 0
             if n == 0 and r.visible == 0:
                 continue
-            if n == 0 or r.visible == 0 or color is not r.color:
+            if held is None or r.visible == 0 or held[0] is not r.color:
                 cost += 10
             elif r.visible > n:
                 cost += 5 * (r.visible - n)

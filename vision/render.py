@@ -469,7 +469,7 @@ def _draw_board(p: _Painter, style: BoardStyle) -> None:
     g = p.g
     w, h = g.size
     x0, y0, x1, y1 = g.surface
-    p.shade([[6, 8], [w + 6, 8], [w + 6, h + 8], [6, h + 8]], 0.35)
+    p.shade([[6.0, 8.0], [w + 6.0, 8.0], [w + 6.0, h + 8.0], [6.0, h + 8.0]], 0.35)
     p.rect(0, 0, w, h, style.rail)
     # wood grain: thin darker lines along the rails
     for k in range(0, int(h), 9):
@@ -531,9 +531,10 @@ def _draw_checkers(p: _Painter, style: BoardStyle, scene: Scene, rng: np.random.
                 raise ValueError(f"field {wf} (White's numbering) holds both colours")
             owner[wf] = (color, int(n))
     for wf in range(1, 25):
-        color, n = owner.get(wf, (None, 0))
+        held = owner.get(wf)
         piles: list[int] = []
-        if color is not None:
+        if held is not None:
+            color, n = held
             piles = _piles(rng, n, g.slots, talon=white_field(color, 1) == wf)
             rgb = style.white if color is Color.WHITE else style.black
             centers = g.slot_centers(wf)
@@ -1008,7 +1009,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
         ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(),
                            seed=int(rng.integers(2**31)), geometry=g)
         write_frame(ref, folder, "reference")
-        lens = None
+        lens: Lens | None = None
         if abs(cam.k1) > 0.05:
             lens = Lens(matrix=tuple(tuple(float(v) for v in row) for row in cam.matrix),
                         dist=tuple(float(v) for v in cam.dist))

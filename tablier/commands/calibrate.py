@@ -113,10 +113,10 @@ def run(args: argparse.Namespace) -> int:
             elif not args.sheet:
                 raise UsageError("give ChArUco photographs, or --sheet to write the sheet")
         elif args.step == "board":
-            lens = load_lens(args.lens) if args.lens else None
+            board_lens = load_lens(args.lens) if args.lens else None
             corners = _corners(args.corners) if args.corners else None
             frame = read_image(args.image)
-            cal = calibrate_frame(frame, corners=corners, lens=lens)
+            cal = calibrate_frame(frame, corners=corners, lens=board_lens)
             cal.save(args.out)
             _write(args.overlay, draw_overlay(cal, frame))
             how = "markers" if corners is None else "the corners given"
