@@ -543,8 +543,9 @@ def _draw_checkers(p: _Painter, style: BoardStyle, scene: Scene, rng: np.random.
                 base = (centers[k][0] + jx, centers[k][1] + jy)
                 for level in range(size):
                     _draw_checker(p, base, rgb, level, color is Color.BLACK)
-        truth.append({"field": wf, "color": None if color is None else color.value,
-                      "count": n, "visible": len(piles), "piles": piles})
+        truth.append({"field": wf, "color": None if held is None else held[0].value,
+                      "count": 0 if held is None else held[1], "visible": len(piles),
+                      "piles": piles})
     return truth
 
 
