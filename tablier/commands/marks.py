@@ -15,7 +15,8 @@ is one JSON object:
    "black": {"holes": 2, "points": 0, "bredouille": false},
    "pavillon": "black", "winner": null}
 
-Bad input (odd or negative gains, a decision where none is allowed, an unknown key or colour)
+Bad input (odd or negative gains, a decision where none is allowed: no hole by the roller's own
+gains, or the match over; an unknown key or colour)
 exits with status 2 and one line on stderr naming the field and the value.
 """
 
@@ -161,6 +162,9 @@ def _one_throw(game: Game, index: int, throw: object) -> None:
         game.push(Throw(by))
         game.push(Mark(by, points[by]))
         if game.score.winner is not None:
+            if decision is not None:
+                raise UsageError(f"{where}.decision: {decision!r} but {by.value}'s own gains "
+                                 f"ended the match, so there is nothing to decide")
             return
         turn = game.state.turn
         assert turn is not None
