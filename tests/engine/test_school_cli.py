@@ -75,6 +75,17 @@ BAD = [
      "jans[0].jan"),
     ({"jans": [], "marked": {"white": 2}, "not_filled": ["fill_grand_jan"]}, "not_filled"),
     ([], "request"),
+    # Review: a jan forfeited twice, or a hit named as a filling error, is not a verdict the
+    # seeds know ("A filling error occurs when a player does not fill a quarter when able").
+    ({"jans": [{"jan": "fill_grand_jan", "scorer": "white", "points": 4}],
+      "marked": {"white": 4}, "not_filled": ["fill_grand_jan"],
+      "not_preserved": ["fill_grand_jan"]}, "not_preserved: 'fill_grand_jan'"),
+    ({"jans": [{"jan": "fill_grand_jan", "scorer": "white", "points": 4}],
+      "marked": {"white": 4}, "not_filled": ["fill_grand_jan", "fill_grand_jan"]},
+     "twice"),
+    ({"jans": [{"jan": "true_hit_petit_jan", "scorer": "white", "points": 4}],
+      "marked": {"white": 4}, "not_filled": ["true_hit_petit_jan"]},
+     "not_filled: 'true_hit_petit_jan'"),
 ]
 
 
