@@ -226,7 +226,8 @@ def describe(score: MatchScore, *, scheme: WinningsScheme = WinningsScheme.SIXTH
         spot = "by the talons" if s.points == 0 else f"on field {TOKEN_SPOTS[s.points]}"
         extra = ", in bredouille" if s.points and s.bredouille else ""
         jeton = " with the bredouille jeton" if pm.bredouille_token else ""
-        lines.append(f"{color.value}: {s.holes} holes, {s.points} points "
+        holes = "1 hole" if s.holes == 1 else f"{s.holes} holes"
+        lines.append(f"{color.value}: {holes}, {s.points} points "
                      f"(jeton {spot}{jeton}{extra})")
     lines.append(f"pavillon: {score.pavillon.value}")
     if score.winner is not None:
