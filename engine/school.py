@@ -174,8 +174,9 @@ def judge(owed: Sequence[JanLike], *, player: Color, marked: int,
         The verdict.
 
     Raises:
-        ScoreError: if ``marked`` is odd or negative, or a forfeited jan is not his or not
-            among the jans owed.
+        ScoreError: if ``marked`` is odd or negative, or a forfeited jan is not his, not
+            among the jans owed, not a filling (keeping) jan of the engine in ``not_filled``
+            (``not_preserved``), or forfeited twice.
 
     >>> from tablier.engine.match import JanOwed
     >>> full = JanOwed("preserve_grand_jan", Color.BLACK, 4)
@@ -188,11 +189,19 @@ def judge(owed: Sequence[JanLike], *, player: Color, marked: int,
     mine = [j for j in owed if j.player is player]
     total = sum(j.points for j in mine)
     forfeits: list[tuple[SchoolKind, JanLike]] = []
-    for kind, jans in ((SchoolKind.FILL, not_filled), (SchoolKind.PRESERVE, not_preserved)):
+    lists = ((SchoolKind.FILL, "not_filled", not_filled),
+             (SchoolKind.PRESERVE, "not_preserved", not_preserved))
+    for kind, field, jans in lists:
         for jan in jans:
             if jan.player is not player or not any(_same(jan, j) for j in mine):
-                raise ScoreError(f"{kind.value}: {jan_name(jan)!r} is not a jan owed to "
+                raise ScoreError(f"{field}: {jan_name(jan)!r} is not a jan owed to "
                                  f"{player.value} on this throw")
+            other_kind = _kind_of(jan)
+            if other_kind is not None and other_kind is not kind:
+                want = "filling" if kind is SchoolKind.FILL else "keeping"
+                raise ScoreError(f"{field}: {jan_name(jan)!r} is not a {want} jan")
+            if any(_same(jan, f) for _, f in forfeits):
+                raise ScoreError(f"{field}: {jan_name(jan)!r} is forfeited twice")
             forfeits.append((kind, jan))
     forfeited = sum(j.points for _, j in forfeits)
     entitled = total - forfeited
@@ -227,6 +236,20 @@ def judge(owed: Sequence[JanLike], *, player: Color, marked: int,
     return Verdict(player=player, owed=total, entitled=entitled, marked=marked,
                    kinds=tuple(kinds), points=points, retract=retract,
                    false_move=bool(forfeits), reasons=tuple(reasons))
+
+
+def _kind_of(jan: JanLike) -> SchoolKind | None:
+    """FILL for a filling jan, PRESERVE for a keeping one, None for an unknown name; any
+    other jan of the engine (a hit, a rare jan...) can be neither."""
+    try:
+        known = Jan(jan_name(jan))
+    except ValueError:
+        return None
+    if known in _FILLS:
+        return SchoolKind.FILL
+    if known in _QUARTER:
+        return SchoolKind.PRESERVE
+    return SchoolKind.UNDER  # neither: never a forfeit
 
 
 def _same(a: JanLike, b: JanLike) -> bool:

@@ -90,7 +90,16 @@ class Marks:
         """Derive the markers from both scores.
 
         The bredouille jeton is out beside a player's jeton when he is still in bredouille while
-        his opponent has points too (with the opponent at zero one jeton says it all).
+        his opponent has points too (with the opponent at zero one jeton says it all). Seeds
+        (Bredouille): "In this case the first player's jeton will not be at the start, so to
+        note that the second player is now 'on lurch', a second jeton, the 'bredouille', is
+        placed alongside the first."
+
+        The scores should be those of one match (:attr:`MatchScore.white` and ``.black``): there
+        is one bredouille jeton, and once both players have points only the second to mark can
+        be in bredouille. Two hand-made scores that both claim it (``Score(8, 3)`` and
+        ``Score(2, 1)``: ``bredouille`` defaults to True) would show two bredouille jetons; this
+        function does not guess which is right.
 
         Args:
             white: White's score.

@@ -15,7 +15,8 @@ is one JSON object:
    "black": {"holes": 2, "points": 0, "bredouille": false},
    "pavillon": "black", "winner": null}
 
-Bad input (odd or negative gains, a decision where none is allowed, an unknown key or colour)
+Bad input (odd or negative gains, a decision where none is allowed: no hole by the roller's own
+gains, or the match over; an unknown key or colour)
 exits with status 2 and one line on stderr naming the field and the value.
 """
 
@@ -161,6 +162,9 @@ def _one_throw(game: Game, index: int, throw: object) -> None:
         game.push(Throw(by))
         game.push(Mark(by, points[by]))
         if game.score.winner is not None:
+            if decision is not None:
+                raise UsageError(f"{where}.decision: {decision!r} but {by.value}'s own gains "
+                                 f"ended the match, so there is nothing to decide")
             return
         turn = game.state.turn
         assert turn is not None
@@ -222,7 +226,8 @@ def describe(score: MatchScore, *, scheme: WinningsScheme = WinningsScheme.SIXTH
         spot = "by the talons" if s.points == 0 else f"on field {TOKEN_SPOTS[s.points]}"
         extra = ", in bredouille" if s.points and s.bredouille else ""
         jeton = " with the bredouille jeton" if pm.bredouille_token else ""
-        lines.append(f"{color.value}: {s.holes} holes, {s.points} points "
+        holes = "1 hole" if s.holes == 1 else f"{s.holes} holes"
+        lines.append(f"{color.value}: {holes}, {s.points} points "
                      f"(jeton {spot}{jeton}{extra})")
     lines.append(f"pavillon: {score.pavillon.value}")
     if score.winner is not None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any
 
@@ -113,7 +114,7 @@ def _read(source: str) -> Any:
 
 
 def _points(value: Any, field: str) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?[0-9]+\s*", value):
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise UsageError(f"{field}: {json.dumps(value)} is not a number of points")

@@ -177,3 +177,23 @@ def test_game_verdict_from_the_recorded_throw() -> None:
     g.push(v.to_event())
     assert (g.score.white.points, g.score.black.points) == (0, 4)
     assert not g.verdict(B).is_school
+
+
+def test_a_forfeit_must_be_a_filling_or_keeping_jan_and_counted_once() -> None:
+    # Review: the seeds' filling and preserving errors are about a quarter ("does not fill a
+    # quarter when able", "does not preserve a full quarter when able"); one jan forfeited
+    # twice made a verdict retract more than was marked.
+    fill = JanOwed("fill_grand_jan", W, 4)
+    with pytest.raises(ScoreError, match="not_preserved: 'fill_grand_jan' is not a keeping"):
+        judge([fill], player=W, marked=4, not_filled=[fill], not_preserved=[fill])
+    loose = JanOwed("preserve_grand_jan", W, 4)  # a name the engine does not know
+    with pytest.raises(ScoreError, match="twice"):
+        judge([loose], player=W, marked=4, not_filled=[loose], not_preserved=[loose])
+    with pytest.raises(ScoreError, match="twice"):
+        judge([fill], player=W, marked=4, not_filled=[fill, fill])
+    with pytest.raises(ScoreError, match="not_preserved"):
+        judge([fill], player=W, marked=4, not_preserved=[fill])
+    with pytest.raises(ScoreError, match="not_filled"):
+        judge([HIT, KEEP], player=W, marked=8, not_filled=[HIT])
+    with pytest.raises(ScoreError, match="not_filled"):
+        judge([KEEP], player=W, marked=4, not_filled=[KEEP])

@@ -75,6 +75,17 @@ BAD = [
      "jans[0].jan"),
     ({"jans": [], "marked": {"white": 2}, "not_filled": ["fill_grand_jan"]}, "not_filled"),
     ([], "request"),
+    # Review: a jan forfeited twice, or a hit named as a filling error, is not a verdict the
+    # seeds know ("A filling error occurs when a player does not fill a quarter when able").
+    ({"jans": [{"jan": "fill_grand_jan", "scorer": "white", "points": 4}],
+      "marked": {"white": 4}, "not_filled": ["fill_grand_jan"],
+      "not_preserved": ["fill_grand_jan"]}, "not_preserved: 'fill_grand_jan'"),
+    ({"jans": [{"jan": "fill_grand_jan", "scorer": "white", "points": 4}],
+      "marked": {"white": 4}, "not_filled": ["fill_grand_jan", "fill_grand_jan"]},
+     "twice"),
+    ({"jans": [{"jan": "true_hit_petit_jan", "scorer": "white", "points": 4}],
+      "marked": {"white": 4}, "not_filled": ["true_hit_petit_jan"]},
+     "not_filled: 'true_hit_petit_jan'"),
 ]
 
 
@@ -101,3 +112,15 @@ def test_human_form_takes_a_json_position(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert "white goes to school (under): black marks 2" in out
     assert "black goes to school (over): white marks 2, 2 come off black's jeton" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["54", "-2"], "marked: -2 is negative"),
+    (["54", "2", "--opponent-marked", "-4"], "-4 is negative"),
+    (["54", "+3"], "marked: 3 is odd"),
+])
+def test_human_marks_signed(capsys: pytest.CaptureFixture[str], args: list[str],
+                            message: str) -> None:
+    assert main(["school", FILL, *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err, err

@@ -77,6 +77,12 @@ BAD = [
     ({"throws": {"by": "white"}}, "throws", "expected a list"),
     ({"throws": [{"by": "white", "gains": {"white": 72}},
                  {"by": "black", "gains": {"black": 2}}]}, "throws[1]", "over"),
+    # Seeds (Points, holes and jans): "When the peg of either player reaches the twelfth hole,
+    # the match is over": no tenir / s'en aller is left to decide on the winning throw.
+    ({"throws": [{"by": "white", "gains": {"white": 72}, "decision": "go"}]},
+     "throws[0].decision", "'go'"),
+    ({"throws": [{"by": "white", "gains": {"white": 72}, "decision": "stay"}]},
+     "throws[0].decision", "'stay'"),
     ("[1, 2", "request", "not JSON"),
     ("[]", "request", "[]"),
 ]
