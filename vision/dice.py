@@ -901,6 +901,11 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
         elif top.ratio < cfg.top_ratio or k in odd:
             reason = "cocked"
             confidence = 0.6 if k in odd else float(np.clip(1.0 - top.ratio, 0.2, 1.0))
+            if len(group) > 1:
+                # NOTE: which face of a leaning die is its top is unsure: the middle of the
+                # faces seen is nearer its top face than a wrongly chosen face is.
+                cx = float(np.mean([f.center[0] for f in group])) / scale
+                cy = float(np.mean([f.center[1] for f in group])) / scale
         dice.append(Die(value=None if reason else top.value, center=(cx, cy), size=size_in,
                         confidence=round(confidence, 3), reason=reason))
     dice.sort(key=lambda d: (d.center[0], d.center[1]))
