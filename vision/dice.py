@@ -885,18 +885,27 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
     odd = _odd_tops(cfg, [t[0] for t in tops], image_size, scale)
     dice: list[Die] = []
     w, h = image_size
-    for k, (top, lead, _) in enumerate(tops):
+    for k, (top, lead, group) in enumerate(tops):
         size_in = cfg.size_per_radius * top.radius / scale
         cx, cy = top.center[0] / scale, top.center[1] / scale
         confidence = float(np.clip(1.0 - top.misfit / (2 * cfg.pattern_tolerance), 0.0, 1.0))
         confidence *= float(np.clip(0.5 + lead / (2 * cfg.side_ratio_gap), 0.0, 1.0))
         reason: str | None = None
         if min(cx, cy, w - 1 - cx, h - 1 - cy) < cfg.border * size_in:
+            if top.value == 1 and len(group) == 1:
+                # NOTE: one dark blob cut by the border (a dame, a cable's end, print) shows
+                # no die: no face beside it, no other pip. Say nothing rather than guess.
+                continue
             reason = "out_of_view"
             confidence = 0.5
         elif top.ratio < cfg.top_ratio or k in odd:
             reason = "cocked"
             confidence = 0.6 if k in odd else float(np.clip(1.0 - top.ratio, 0.2, 1.0))
+            if len(group) > 1:
+                # NOTE: which face of a leaning die is its top is unsure: the middle of the
+                # faces seen is nearer its top face than a wrongly chosen face is.
+                cx = float(np.mean([f.center[0] for f in group])) / scale
+                cy = float(np.mean([f.center[1] for f in group])) / scale
         dice.append(Die(value=None if reason else top.value, center=(cx, cy), size=size_in,
                         confidence=round(confidence, 3), reason=reason))
     dice.sort(key=lambda d: (d.center[0], d.center[1]))
