@@ -41,7 +41,6 @@ def calibrate_frame(frame: Image, *, corners: Sequence[Sequence[float]] | None =
     Raises:
         CalibrationError: if the board is not found or the frame is not a match's start.
     """
-    from tablier.vision.errors import BoardNotFoundError
     from tablier.vision.board import (
         VisionConfig,
         check_image,
@@ -49,7 +48,7 @@ def calibrate_frame(frame: Image, *, corners: Sequence[Sequence[float]] | None =
         quad_from_corners,
         rectify,
     )
-    from tablier.vision.errors import BadFrameError
+    from tablier.vision.errors import BadFrameError, BoardNotFoundError
     try:
         check_image(frame)
     except BadFrameError as exc:
