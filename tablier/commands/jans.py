@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from tablier.cli import UsageError
+from tablier.commands._request import parse_json, read_json
 from tablier.engine import (
     Color,
     Dice,
@@ -150,13 +150,6 @@ def parse_request(data: Any) -> Request:
     return Request(position, dice, throws, RuleOptions(**flags), opening)
 
 
-def _read_json(text: str, source: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{source}: not JSON ({exc.msg} at line {exc.lineno} column "
-                         f"{exc.colno})") from None
-
 
 def _check_possible(position: Position) -> None:
     status = position.status()
@@ -230,23 +223,14 @@ def run(args: argparse.Namespace) -> int:
             if args.position is not None:
                 raise UsageError(f"--json takes the whole request; unexpected argument "
                                  f"{args.position!r}")
-            if args.json_source == "-":
-                text = sys.stdin.read()
-            else:
-                try:
-                    with open(args.json_source, encoding="utf-8") as handle:
-                        text = handle.read()
-                except OSError as exc:
-                    raise UsageError(f"--json: cannot read {args.json_source!r} "
-                                     f"({exc.strerror})") from None
-            request = parse_request(_read_json(text, "request"))
+            request = parse_request(read_json(args.json_source))
             print(json.dumps(answer(request)))
             return 0
         if args.position is None:
             raise UsageError("position: missing (e.g. tablier jans '1x13,3,5/1x15 w' 64, or "
                              "--json -)")
         if args.position.lstrip().startswith("{"):
-            data = _read_json(args.position, "position")
+            data = parse_json(args.position, "position")
             if isinstance(data, dict) and "dice" not in data and args.dice is not None:
                 data = {**data, "dice": [int(c) for c in str(Dice.parse(args.dice))]}
             request = parse_request(data)

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from tablier.cli import UsageError
+from tablier.commands._request import read_json
 from tablier.engine.base import Color
 from tablier.engine.match import Choice, Decision, Game, Mark, MatchError, Throw
 from tablier.engine.score import TOKEN_SPOTS, MatchScore, WinningsScheme
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     Raises:
         UsageError: for a malformed or impossible request (one line naming field and value).
     """
-    request = _read(args.request)
+    request = read_json(args.request)
     game = score_throws(request)
     if args.events:
         for event in game.history:
@@ -79,23 +79,6 @@ def run(args: argparse.Namespace) -> int:
         print(describe(game.score, scheme=WinningsScheme(args.scheme)))
     return 0
 
-
-def _read(source: str) -> object:
-    try:
-        if source == "-":
-            text = sys.stdin.read()
-        else:
-            with open(source, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as exc:
-        raise UsageError(f"request: cannot read {source!r}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"request: {source!r} is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"request: not JSON ({exc.msg} at line {exc.lineno} column "
-                         f"{exc.colno})") from None
 
 
 def score_throws(request: object) -> Game:

@@ -28,10 +28,10 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 from typing import Any
 
 from tablier.cli import UsageError
+from tablier.commands._request import parse_json, read_json
 from tablier.commands.jans import parse_request
 from tablier.engine.base import Color, Dice, EngineError, IllegalMoveError
 from tablier.engine.jans import Jan, jans
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             if args.position is not None:
                 raise UsageError(f"--json takes the whole request; unexpected argument "
                                  f"{args.position!r}")
-            result = settle(_read(args.json_source))
+            result = settle(read_json(args.json_source))
             print(json.dumps(result))
             return 0
         result = settle(_human_request(args))
@@ -96,21 +96,6 @@ def run(args: argparse.Namespace) -> int:
     except EngineError as exc:
         raise UsageError(str(exc)) from None
 
-
-def _read(source: str) -> Any:
-    try:
-        if source == "-":
-            text = sys.stdin.read()
-        else:
-            with open(source, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as exc:
-        raise UsageError(f"--json: cannot read {source!r} ({exc.strerror})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"request: not JSON ({exc.msg} at line {exc.lineno} column "
-                         f"{exc.colno})") from None
 
 
 def _points(value: Any, field: str) -> int:
@@ -145,10 +130,7 @@ def _human_request(args: argparse.Namespace) -> dict[str, Any]:
     dice = Dice.parse(args.dice)
     request: dict[str, Any]
     if args.position.lstrip().startswith("{"):
-        try:
-            data = json.loads(args.position)
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"position: not JSON ({exc.msg} at column {exc.colno})") from None
+        data = parse_json(args.position, "position")
         if not isinstance(data, dict):
             raise UsageError(f"position: expected a JSON object, not {args.position[:40]!r}")
         request = {**data, "dice": [dice.a, dice.b]}
