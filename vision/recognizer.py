@@ -290,6 +290,25 @@ class Recognizer:
         return [((float(cents[i][0]) + ox) / s, (float(cents[i][1]) + oy) / s)
                 for i in order[:self._max_candidates]]
 
+    def _dice_view(self, image: Image, quad: BoardQuad, center: tuple[float, float],
+                   s: float, size: int) -> Image:
+        """The straightened view of ``size`` pixels at ``s`` px/mm centred on ``center`` (mm)."""
+        half = size / s / 2
+        left, top = center[0] - half, center[1] - half
+        to_mm = np.array([[1 / s, 0, left], [0, 1 / s, top], [0, 0, 1]])
+        m = quad.homography @ to_mm
+        if self.calibration.lens is not None:
+            # NOTE: over a few centimetres the lens is a homography: fit one on a 5x5 grid
+            # instead of projecting every pixel through the distortion model.
+            grid = np.stack(np.meshgrid(np.linspace(0, size, 5), np.linspace(0, size, 5)),
+                            axis=-1).reshape(-1, 2)
+            mm = grid / s + np.array([left, top])
+            m, _ = cv2.findHomography(grid, project(self.config, quad, mm), 0)
+        view = cv2.warpPerspective(image, m, (size, size),
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        return np.asarray(view, np.uint8)
+
     def _read_dice(self, image: Image, quad: BoardQuad, rect: Image,
                    gain: npt.NDArray[np.float32]) -> tuple[DieSighting, ...]:
         if self._dice is None:
@@ -300,43 +319,35 @@ class Recognizer:
         # NOTE: the dice reader wants pips of a few pixels: views are drawn at dice_zoom times
         # the camera's own resolution, at least 3 px/mm, at most dice_scale.
         s = min(self._dice_scale, max(3.0, self._dice_zoom * native))
-        half = self._dice_half
-        size = int(2 * half * s)
-        out: list[DieSighting] = []
+        size = int(2 * self._dice_half * s)
+        half = size / s / 2
         cands = self._dice_candidates(rect, gain)
         if not cands:
             return ()
-        # NOTE: one call of the dice reader on a mosaic of all the candidate views: its cost
-        # is mostly per call, not per pixel.
-        cols = min(3, len(cands))
-        rows = (len(cands) + cols - 1) // cols
-        mosaic = np.full((rows * size, cols * size, 3), 128, np.uint8)
-        for k, (cx, cy) in enumerate(cands):
-            left, top = cx - half, cy - half
-            to_mm = np.array([[1 / s, 0, left], [0, 1 / s, top], [0, 0, 1]])
-            m = quad.homography @ to_mm
-            if self.calibration.lens is not None:
-                # NOTE: over a few centimetres the lens is a homography: fit one on a 5x5 grid
-                # instead of projecting every pixel through the distortion model.
-                grid = np.stack(np.meshgrid(np.linspace(0, size, 5), np.linspace(0, size, 5)),
-                                axis=-1).reshape(-1, 2)
-                mm = grid / s + np.array([left, top])
-                m, _ = cv2.findHomography(grid, project(self.config, quad, mm), 0)
-            view = cv2.warpPerspective(image, m, (size, size),
-                                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                       borderMode=cv2.BORDER_REPLICATE)
-            r, c = divmod(k, cols)
-            mosaic[r * size:(r + 1) * size, c * size:(c + 1) * size] = view
-        for d in self._dice(mosaic):
-            c, r = int(d.center[0] // size), int(d.center[1] // size)
-            k = r * cols + c
-            if not 0 <= c < cols or k >= len(cands):
+        found: list[tuple[tuple[float, float], Any]] = []
+        seen: list[tuple[float, float]] = []
+        todo = list(cands)
+        # NOTE: one call of the dice reader per view: the reader's cost grows with the
+        # picture, and a mosaic's pip statistics mix dice with dames and markers.
+        while todo and len(seen) < 2 * self._max_candidates:
+            cx, cy = todo.pop(0)
+            if any(np.hypot(cx - a, cy - b) < 2.0 for a, b in seen):
                 continue
-            cx, cy = cands[k]
-            c_mm = ((float(d.center[0]) - c * size) / s + cx - half,
-                    (float(d.center[1]) - r * size) / s + cy - half)
-            if abs(c_mm[0] - cx) > 12 or abs(c_mm[1] - cy) > 12:
-                continue
+            seen.append((cx, cy))
+            view = self._dice_view(image, quad, (cx, cy), s, size)
+            for d in self._dice(view):
+                c_mm = (float(d.center[0]) / s + cx - half, float(d.center[1]) / s + cy - half)
+                if d.reason == "out_of_view":
+                    # NOTE: a die cut by the view's border is read again in a view centred
+                    # on it (once: only views over candidates or dice not yet looked at).
+                    if all(np.hypot(c_mm[0] - a, c_mm[1] - b) >= 2.0 for a, b in seen):
+                        todo.insert(0, c_mm)
+                    continue
+                found.append((c_mm, d))
+        out: list[DieSighting] = []
+        # Readings first, then dice seen but unread; the nearest to its view's centre wins.
+        found.sort(key=lambda fd: fd[1].value is None)
+        for c_mm, d in found:
             if any(np.hypot(c_mm[0] - o.center_mm[0], c_mm[1] - o.center_mm[1]) < 8
                    for o in out):
                 continue
