@@ -235,7 +235,7 @@ class Recognizer:
 
     def __init__(self, calibration: Calibration, *, dice_reader: DiceFn | None = None,
                  dice_scale: float = 5.0, dice_zoom: float = 2.0, dice_min_scale: float = 4.0,
-                 dice_sharpen: float = 2.5, sharpen_zoom: float = 2.5,
+                 dice_sharpen: float = 2.5, sharpen_zoom: float = 2.5, dim_view: float = 160.0,
                  max_dice_candidates: int = 16, candidate_scale: float = 1.6,
                  candidate_depth: float = 0.15, dice_count: int = 2) -> None:
         """Derive the probes and load the dice reader.
@@ -252,6 +252,7 @@ class Recognizer:
             dice_sharpen: when a view magnifies the camera's pixels more than ``sharpen_zoom``
                 times, its edges are strengthened by this much (unsharp mask of 0.7 mm).
             sharpen_zoom: see ``dice_sharpen``.
+            dim_view: a view whose brightest grey (99th percentile) is below this is brightened.
             max_dice_candidates: most places looked at for dice per frame.
             candidate_scale: pixels per millimetre of the straightened surface searched for
                 pips (0: the rectified board's own scale).
@@ -272,6 +273,7 @@ class Recognizer:
         self._dice_min_scale = dice_min_scale
         self._dice_sharpen = dice_sharpen
         self._sharpen_zoom = sharpen_zoom
+        self._dim_view = dim_view
         self._cand_scale = candidate_scale
         self._cand_depth = candidate_depth
         self._dice_count = dice_count
@@ -414,6 +416,12 @@ class Recognizer:
                 break
             seen.append((cx, cy))
             view = self._dice_view(image, quad, (cx, cy), s, size)
+            bright = float(np.percentile(cv2.cvtColor(view, cv2.COLOR_RGB2GRAY), 99))
+            if bright < self._dim_view:
+                # NOTE: the reader's pip contrasts are grey levels: a dim view (a die in a dark
+                # frame) is brought up so that its brightest part (the die body) reads about 200.
+                lift = min(3.0, 200.0 / max(bright, 1.0))
+                view = np.asarray(cv2.convertScaleAbs(view, alpha=lift), np.uint8)
             if self._dice_sharpen > 0 and s > self._sharpen_zoom * native:
                 # NOTE: a view drawn from a few camera pixels per pip is soft; strengthening
                 # its edges gives the reader pips of a clear outline (chosen on the tuning
