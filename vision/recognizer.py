@@ -237,7 +237,8 @@ class Recognizer:
                  dice_scale: float = 5.0, dice_zoom: float = 2.0, dice_min_scale: float = 4.0,
                  dice_sharpen: float = 2.5, sharpen_zoom: float = 2.5, dim_view: float = 160.0,
                  max_dice_candidates: int = 16, candidate_scale: float = 1.6,
-                 candidate_depth: float = 0.15, dice_count: int = 2) -> None:
+                 candidate_depth: float = 0.15, candidate_body: float = 0.6,
+                 dice_count: int = 2) -> None:
         """Derive the probes and load the dice reader.
 
         Args:
@@ -258,6 +259,8 @@ class Recognizer:
                 pips (0: the rectified board's own scale).
             candidate_depth: how much darker than its surroundings a pip must be, as a share
                 of the white dame's grey.
+            candidate_body: how light the die body around a pip must be, as a share of the
+                white dame's grey.
             dice_count: the search stops once this many dice are read (0: look at every
                 candidate).
 
@@ -276,6 +279,7 @@ class Recognizer:
         self._dim_view = dim_view
         self._cand_scale = candidate_scale
         self._cand_depth = candidate_depth
+        self._cand_body = candidate_body
         self._dice_count = dice_count
         self._dice_half = 16.0
         """Half the side of each view given to the dice reader, mm."""
@@ -334,7 +338,7 @@ class Recognizer:
         closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE,
                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         depth = cv2.subtract(closed, grey)
-        pips = ((depth > self._cand_depth * white) & (closed > 0.8 * white)).astype(np.uint8)
+        pips = ((depth > self._cand_depth * white) & (closed > self._cand_body * white)).astype(np.uint8)
         # NOTE: areas and centres from the few marked pixels (connectedComponentsWithStats
         # costs several milliseconds on a picture this size).
         n, labels = cv2.connectedComponents(pips)
