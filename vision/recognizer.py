@@ -338,7 +338,8 @@ class Recognizer:
         closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE,
                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         depth = cv2.subtract(closed, grey)
-        pips = ((depth > self._cand_depth * white) & (closed > self._cand_body * white)).astype(np.uint8)
+        pips = ((depth > self._cand_depth * white)
+                & (closed > self._cand_body * white)).astype(np.uint8)
         # NOTE: areas and centres from the few marked pixels (connectedComponentsWithStats
         # costs several milliseconds on a picture this size).
         n, labels = cv2.connectedComponents(pips)
