@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,7 +14,7 @@ from tablier.vision.errors import BadFrameError, BoardNotFoundError
 from tablier.vision.evaluate import frames
 from tablier.vision.imageio import read_image
 from tablier.vision.marks import marks_truth_reading
-from tablier.vision.recognizer import Recognizer
+from tablier.vision.recognizer import Image, Recognizer
 
 
 def _pairs(session: Path) -> list[tuple[Path, Path]]:
@@ -122,3 +124,75 @@ def test_position_of_the_visible_stacks(small_session: Path,
             assert position.men(color) == obs.men(color)
         return
     pytest.fail("no unoccluded frame in the small session")
+
+
+@dataclass(frozen=True)
+class _StubDie:
+    value: int | None
+    center: tuple[float, float]
+    size: float
+    confidence: float
+    reason: str | None
+
+
+def _dice_truth(small_session: Path) -> tuple[Path, list[dict[str, object]]]:
+    for img, truth_path in _pairs(small_session):
+        truth = json.loads(truth_path.read_text())
+        if not truth["occluded"] and truth["dice"]:
+            return img, truth["dice"]
+    pytest.fail("no unoccluded frame with dice in the small session")
+
+
+def test_each_candidate_view_is_read_alone(small_session: Path,
+                                          small_recognizer: Recognizer) -> None:
+    img, _ = _dice_truth(small_session)
+    views: list[tuple[int, int]] = []
+
+    def reader(view: Image) -> list[_StubDie]:
+        views.append(view.shape[:2])
+        h, w = view.shape[:2]
+        return [_StubDie(3, (w / 2, h / 2), w / 3, 1.0, None)]
+
+    rec = Recognizer(small_recognizer.calibration, dice_reader=reader, dice_count=0)
+    obs = rec.recognize(read_image(img))
+    assert len(views) >= 2 and len(set(views)) == 1 and views[0][0] == views[0][1]
+    # one die per view (candidates closer than 8 mm count once), each at its view's centre
+    assert 2 <= len(obs.dice) <= len(views)
+    assert all(d.value == 3 or d.reason == "off_board" for d in obs.dice)
+    # with the default dice_count (2) the search stops once two dice are read
+    views.clear()
+    two = Recognizer(small_recognizer.calibration, dice_reader=reader).recognize(
+        read_image(img))
+    assert len(two.dice) == 2 and len(views) == 2
+
+
+def test_a_die_cut_by_the_view_border_is_read_again_centred(
+        small_session: Path, small_recognizer: Recognizer) -> None:
+    img, _ = _dice_truth(small_session)
+    calls: list[int] = []
+
+    def reader(view: Image) -> list[_StubDie]:
+        calls.append(1)
+        h, w = view.shape[:2]
+        if len(calls) == 1:  # a die at the first view's right border
+            return [_StubDie(None, (w - 2.0, h / 2), w / 3, 0.5, "out_of_view")]
+        return [_StubDie(5, (w / 2, h / 2), w / 3, 1.0, None)] if len(calls) == 2 else []
+
+    rec = Recognizer(small_recognizer.calibration, dice_reader=reader, dice_count=1)
+    first_center: list[tuple[float, float]] = []
+    find = rec._dice_candidates
+
+    def spy(*args: Any) -> list[tuple[float, float]]:
+        cands: list[tuple[float, float]] = find(*args)
+        first_center.append(cands[0])
+        return cands
+
+    rec._dice_candidates = spy  # type: ignore[method-assign,unused-ignore]
+    obs = rec.recognize(read_image(img))
+    assert len(calls) == 2
+    (die,) = [d for d in obs.dice if d.value is not None]
+    assert die.value == 5
+    cx, cy = first_center[0]
+    # the second view was centred on the cut die: about half a view (16 mm) to the right
+    assert 12.0 < die.center_mm[0] - cx < 17.0 and abs(die.center_mm[1] - cy) < 1.0
+
