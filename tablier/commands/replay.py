@@ -16,7 +16,7 @@ the same as an uninterrupted run's.
 examples:
   tablier replay
   tablier replay fixtures/games/demo --pace recorded
-  tablier replay sim:7 --journal /tmp/sim7.jsonl --markers record:
+  tablier replay sim:7 --journal sim7.jsonl --markers record:
   tablier replay --resume
 """
 
