@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import math
 import os
@@ -105,13 +106,16 @@ class DiceConfig:
     cocked_angle: float = 26.0
     """Without calibration: a top face whose normal is this many degrees off the other dice'
     is cocked (two rough normals compared, hence more than ``cocked_angle_board``)."""
-    cocked_min_radius: float = 3.5
+    cocked_min_radius: float = 3.0
     """Only top faces whose pips are at least this large (pixels, working scale) take part in
     the cocked test: smaller pips give too rough a normal."""
+    fine_faces: tuple[int, ...] = (1, 2, 3, 6)
+    """Faces whose tilt is read from their pips' grey-level shapes (the others: from the
+    threshold mask, or for 4 and 5 from the corner pips' spread)."""
     board_normal: tuple[float, float, float] | None = None
     """The board's normal in camera coordinates (x right, y down, z along the optical axis;
     either sign), from a calibration; when None the dice are compared with each other."""
-    cocked_angle_board: float = 21.0
+    cocked_angle_board: float = 17.0
     """With a known board normal: a top face this many degrees off it is cocked."""
     cocked_min_radius_board: float = 2.5
     """With a known board normal: least pip radius (working pixels) to judge a top face."""
@@ -199,6 +203,13 @@ class _Pip:
     ratio: float  # minor / major axis
     dark: float  # mean grey inside
     body: float  # grey of the die body around it
+    grey: NDArray[np.uint8] = field(repr=False, compare=False)  # the picture it was found in
+
+    @functools.cached_property
+    def fine(self) -> NDArray[np.float64]:
+        """Second moments from the grey levels (sharper than ``cov``), worked out when asked."""
+        fine = _fine_cov(self.grey, self.x, self.y, self.cov, self.dark, self.body)
+        return self.cov if fine is None else fine
 
 
 @dataclass(frozen=True)
@@ -345,7 +356,43 @@ def _blob_to_pip(cfg: DiceConfig, grey: NDArray[np.uint8], blob: NDArray[np.uint
     body = float(np.sort(grey[py, px])[7])  # the 60th percentile of 12 samples
     if body - dark < cfg.pip_contrast or body < cfg.body_min:
         return None
-    return _Pip(float(mx), float(my), cov, math.sqrt(major * minor), ratio, dark, body)
+    return _Pip(float(mx), float(my), cov, math.sqrt(major * minor), ratio, dark, body, grey)
+
+
+_FINE_REACH = 1.3
+
+
+def _fine_cov(grey: NDArray[np.uint8], mx: float, my: float, cov: NDArray[np.float64],
+              dark: float, body: float) -> NDArray[np.float64] | None:
+    """A pip's second moments from the grey levels around it, each pixel weighted by its darkness.
+
+    The threshold mask rounds a small pip's outline to whole pixels; its grey levels say how
+    much of each edge pixel the pip covers. None when the patch is cut by the image border.
+    """
+    # NOTE: only pixels within a margin of the mask's own ellipse count: the next pip, the
+    # die's edge or its shadow lie close by.
+    inv = np.linalg.inv(4 * cov)
+    reach = 2 * math.sqrt(float(max(cov[0, 0], cov[1, 1]))) * _FINE_REACH + 1.0
+    h, w = grey.shape
+    x0, x1 = math.floor(mx - reach), math.ceil(mx + reach) + 1
+    y0, y1 = math.floor(my - reach), math.ceil(my + reach) + 1
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return None
+    patch = grey[y0:y1, x0:x1].astype(np.float64)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    dx, dy = xs - mx, ys - my
+    weight = np.clip((body - patch) / max(body - dark, 1.0), 0.0, 1.0)
+    inside = inv[0, 0] * dx * dx + 2 * inv[0, 1] * dx * dy + inv[1, 1] * dy * dy
+    weight[inside > _FINE_REACH ** 2] = 0.0
+    total = float(weight.sum())
+    if total < 1.0:
+        return None
+    cx, cy = float((weight * dx).sum()) / total, float((weight * dy).sum()) / total
+    dx, dy = dx - cx, dy - cy
+    cxx = float((weight * dx * dx).sum()) / total + 1.0 / 12
+    cyy = float((weight * dy * dy).sum()) / total + 1.0 / 12
+    cxy = float((weight * dx * dy).sum()) / total
+    return np.array([[cxx, cxy], [cxy, cyy]])
 
 
 # Phase 2: faces ----------------------------------------------------------------------------
@@ -499,6 +546,9 @@ def _fit_face(pips: Sequence[_Pip], members: Sequence[int], cfg: DiceConfig) -> 
         spread = corners.T @ corners / 4
         cov = spread * (float(np.sqrt(np.linalg.det(cov))) / max(
             float(np.sqrt(np.linalg.det(spread))), 1e-9))
+    if value in cfg.fine_faces:
+        # The pips' grey-level shapes: a one or two has too few pips for a sharp tilt otherwise.
+        cov = np.mean([pips[i].fine for i in members], axis=0)
     if value == 1:
         radius /= cfg.one_radius
     return _Face(tuple(members), value, (float(cx), float(cy)), radius, ratio, misfit, minor,
