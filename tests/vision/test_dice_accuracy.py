@@ -45,12 +45,14 @@ def test_rendered_measure_uncalibrated_floor(
     assert s["accuracy"] >= RENDERED_UNCALIBRATED_FLOOR, s
 
 
-@pytest.mark.xfail(strict=True, reason="issue 5 target 98% not reached yet (see the README)")
+@pytest.mark.xfail(strict=True,
+                   reason="issue 5 target 98% not reached yet (fixtures/dice/README.md)")
 def test_real_measure_target(real_measure_rows: list[DiceRow]) -> None:
     assert _acc(real_measure_rows) >= REAL_TARGET, summarise(real_measure_rows)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 5 target 99.5% not reached yet (see README)")
+@pytest.mark.xfail(strict=True,
+                   reason="issue 5 target 99.5% not reached yet (fixtures/dice/README.md)")
 def test_rendered_measure_target(rendered_measure_rows: list[DiceRow]) -> None:
     assert _acc(rendered_measure_rows) >= RENDERED_TARGET, summarise(rendered_measure_rows)
 
