@@ -22,42 +22,17 @@ import statistics
 import time
 
 from tablier.engine import (
-    Choice,
-    Color,
-    Decision,
-    Dice,
     Game,
-    Mark,
     event_from_json,
-    legal_moves,
-    totals,
+    random_match,
 )
 
 
 def play_match(seed: int, *, max_throws: int = 2000) -> Game:
     """One whole match of honest players with random plays and decisions."""
-    rng = random.Random(seed)
     game = Game(track_position=True)
-    by = Color.WHITE
-    for _ in range(max_throws):
-        if game.score.winner is not None:
-            break
-        dice = Dice.roll(rng)
-        owed = totals(game.throw(by, dice))
-        game.push(Mark(by, owed[by]))
-        go = False
-        turn = game.state.turn
-        if game.score.winner is None and turn is not None and turn.won_hole:
-            go = rng.random() < 0.3
-            game.push(Decision(by, Choice.GO if go else Choice.STAY))
-        if game.score.winner is None and not go:
-            assert game.state.position is not None
-            plays = list(legal_moves(game.state.position, dice))
-            game.play(plays[rng.randrange(len(plays))])
-            if game.score.winner is None and owed[by.other()]:
-                game.push(Mark(by.other(), owed[by.other()]))
-        assert game.state.to_move is not None
-        by = game.state.to_move
+    for game in random_match(random.Random(seed), go_rate=0.3, max_throws=max_throws):
+        pass
     return game
 
 

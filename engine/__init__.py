@@ -90,6 +90,7 @@ from tablier.engine.match import (
     School,
     Throw,
     event_from_json,
+    random_match,
 )
 from tablier.engine.school import (
     SchoolKind,
@@ -128,5 +129,6 @@ __all__ += [
     "event_from_json",
     "false_school",
     "judge",
+    "random_match",
     "school_raise",
 ]

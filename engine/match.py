@@ -25,9 +25,12 @@ Score(points=4, holes=0, bredouille=True)
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    import random
 
 from tablier.engine.base import (
     CHECKERS_PER_SIDE,
@@ -37,8 +40,8 @@ from tablier.engine.base import (
     EngineError,
     IllegalMoveError,
 )
-from tablier.engine.jans import JanScore, jans
-from tablier.engine.moves import RuleOptions
+from tablier.engine.jans import JanScore, jans, totals
+from tablier.engine.moves import RuleOptions, legal_moves
 from tablier.engine.position import Position
 from tablier.engine.score import MatchScore, Pavillon, ScoreError
 
@@ -816,3 +819,54 @@ def _marked(s: MatchState, score: MatchScore, color: Color, points: int, *,
                                 new.pavillon.value == new.winner.value))
     turn = s.turn if replace_turn is None else replace_turn
     return replace(s, score=new, turn=turn), tuple(derived)
+
+
+def random_match(rng: random.Random, *, first: Color = Color.WHITE, go_rate: float = 0.3,
+                 max_throws: int = 2000) -> Iterator[Game]:
+    """Play a match of honest players: random dice, plays and decisions, every jan marked.
+
+    Each player marks exactly what his throw owes him, the opponent marks what it gave him, and
+    after a hole won on his own throw the roller goes with probability ``go_rate``. Used by the
+    benchmarks and the property tests.
+
+    Args:
+        rng: the source of randomness (never the global one).
+        first: who throws first.
+        go_rate: the chance of s'en aller after a hole made on one's own throw.
+        max_throws: stop after this many throws even if nobody has won.
+
+    Yields:
+        The same :class:`Game` after each throw (snapshot ``game.state`` to keep it).
+
+    Raises:
+        MatchError: never for honest play; it would mean the engine and the score disagree.
+
+    >>> import random
+    >>> games = list(random_match(random.Random(1), max_throws=5))
+    >>> len(games), sum(1 for e in games[-1].history if e.kind == "throw")
+    (5, 5)
+    """
+    game = Game(track_position=True)
+    by = first
+    for _ in range(max_throws):
+        if game.score.winner is not None:
+            break
+        dice = Dice.roll(rng)
+        owed = totals(game.throw(by, dice))
+        game.push(Mark(by, owed[by]))
+        go = False
+        turn = game.state.turn
+        if game.score.winner is None and turn is not None and turn.won_hole:
+            go = rng.random() < go_rate
+            game.push(Decision(by, Choice.GO if go else Choice.STAY))
+        if game.score.winner is None and not go:
+            position = game.state.position
+            assert position is not None
+            plays = list(legal_moves(position, dice))
+            game.play(plays[rng.randrange(len(plays))])
+            if game.score.winner is None and owed[by.other()]:
+                game.push(Mark(by.other(), owed[by.other()]))
+        to_move = game.state.to_move
+        assert to_move is not None
+        by = to_move
+        yield game

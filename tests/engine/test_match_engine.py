@@ -24,36 +24,17 @@ from tablier.engine import (
     Releve,
     Throw,
     event_from_json,
-    legal_moves,
-    totals,
+    random_match,
 )
 
 
 def _simulate(seed: int, first: Color, *,
               max_throws: int = 120) -> tuple[Game, list[MatchState]]:
     """Honest players (each marks exactly what is owed), random dice, plays and decisions."""
-    rng = random.Random(seed)
     g = Game(track_position=True)
     snapshots = [g.state]
-    by = first
-    for _ in range(max_throws):
-        if g.score.winner is not None:
-            break
-        dice = Dice.roll(rng)
-        owed = totals(g.throw(by, dice))
-        g.push(Mark(by, owed[by]))
-        go = False
-        if g.score.winner is None and g.state.turn is not None and g.state.turn.won_hole:
-            go = rng.random() < 0.4
-            g.push(Decision(by, Choice.GO if go else Choice.STAY))
-        if g.score.winner is None and not go:
-            assert g.state.position is not None
-            plays = list(legal_moves(g.state.position, dice))
-            g.play(plays[rng.randrange(len(plays))])
-            if g.score.winner is None and owed[by.other()]:
-                g.push(Mark(by.other(), owed[by.other()]))
-        assert g.state.to_move is not None
-        by = g.state.to_move
+    for g in random_match(random.Random(seed), first=first, go_rate=0.4,
+                          max_throws=max_throws):
         snapshots.append(g.state)
     return g, snapshots
 
