@@ -27,7 +27,7 @@ both are zero. The starting position is ``1x15/1x15 w``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -442,6 +442,22 @@ class Position:
     def __str__(self) -> str:
         return draw(self)
 
+    def drawing(self, *, side: Color) -> str:
+        """The board as ``side`` sees it from his seat, in his own numbering (see :func:`draw`).
+
+        ``str(position)`` stays the classic drawing in White's numbering.
+
+        Args:
+            side: whose seat and numbering.
+
+        Returns:
+            A multi-line drawing.
+
+        Raises:
+            Nothing.
+        """
+        return draw(self, side=side)
+
 
 def _counts_from_men(name: str, men: Mapping[int, int]) -> tuple[int, ...]:
     counts = [0] * 24
@@ -495,47 +511,71 @@ def _cell(w: int, b: int) -> str:
     return "  ."
 
 
-def draw(position: Position) -> str:
-    """Draw the board in ASCII, fields in White's numbering (Black's field = 25 - White's).
+def draw(position: Position, *, side: Color | None = None) -> str:
+    """Draw the board in ASCII.
 
+    Without ``side``: the classic drawing in White's numbering (Black's field = 25 - White's).
     White's own side (his fields 1..12) is the bottom row, read right to left from his talon;
     Black's side (White's 13..24) is the top row.
 
+    With ``side``: the board as that player sees it from his seat, the fields printed in his own
+    numbering (1 = his talon, 12 = his corner). His side is the bottom row; for Black the board
+    is turned round, so his talon is at the bottom left, across from White's. A legend line says
+    whose numbering it is and which letter is whose men. ``W3`` is three white men, ``B2`` two
+    black ones, ``W?B`` both colours on one field (impossible).
+
     Args:
         position: the position.
+        side: whose seat and numbering to draw from, or None for the classic drawing.
 
     Returns:
         A multi-line drawing.
 
     Raises:
         Nothing.
+
+    >>> lines = draw(Position("1x14,10/1x13,12x2 b"), side=Color.BLACK).splitlines()
+    >>> print(lines[5]); print(lines[7])
+     B13   .   .   .   .   . |  .   .   .   .   .  B2
+       1   2   3   4   5   6 |  7   8   9  10  11  12   (Black's talon is 1, his corner 12)
     """
-    w = position.white
-    b = position.black
+    viewer = Color.WHITE if side is None else side
+    own = position.white if viewer is Color.WHITE else position.black
+    opp = position.black if viewer is Color.WHITE else position.white
 
-    def cell(f: int) -> str:
-        return _cell(w[f - 1], b[24 - f])
+    def cell(f: int) -> str:  # f in the viewer's numbering
+        mine, theirs = own[f - 1], opp[24 - f]
+        return _cell(mine, theirs) if viewer is Color.WHITE else _cell(theirs, mine)
 
-    top_nums = " ".join(f"{f:>3}" for f in range(13, 19)) + " |" + " ".join(
-        f"{f:>3}" for f in range(19, 25))
-    top = " ".join(cell(f) for f in range(13, 19)) + " |" + " ".join(
-        cell(f) for f in range(19, 25))
-    bot = " ".join(cell(f) for f in range(12, 6, -1)) + " |" + " ".join(
-        cell(f) for f in range(6, 0, -1))
-    bot_nums = " ".join(f"{f:>3}" for f in range(12, 6, -1)) + " |" + " ".join(
-        f"{f:>3}" for f in range(6, 0, -1))
+    def row(fields: Sequence[int], text: Callable[[int], str]) -> str:
+        return " ".join(text(f) for f in fields[:6]) + " |" + " ".join(
+            text(f) for f in fields[6:])
+
+    def num(f: int) -> str:
+        return f"{f:>3}"
+
+    if viewer is Color.WHITE:  # his talon at his right, the corners at the middle
+        top_fields, bot_fields = list(range(13, 25)), list(range(12, 0, -1))
+    else:  # the board turned round: his talon at his left
+        top_fields, bot_fields = list(range(24, 12, -1)), list(range(1, 13))
+    top = row(top_fields, cell)
+    bot = row(bot_fields, cell)
     rule = "-" * len(top)
+    name, other = viewer.value.capitalize(), viewer.other().value.capitalize()
     lines = [
-        f" {top_nums}   (White's numbering; Black's talon is 24)",
+        f" {row(top_fields, num)}   ({name}'s numbering; {other}'s talon is 24)",
         f" {rule}",
         f" {top}",
         "",
         f" {bot}",
         f" {rule}",
-        f" {bot_nums}   (White's talon is 1, his corner 12)",
-        (f" to move: {position.to_move.value}; off: white {position.off_white}, "
-         f"black {position.off_black}; {position.notation()}"),
+        f" {row(bot_fields, num)}   ({name}'s talon is 1, his corner 12)",
     ]
+    if side is not None:
+        lines.insert(0, f" seen from {name}'s seat: {name[0]} = {name}'s men (his side, the "
+                        f"bottom row), {other[0]} = {other}'s")
+    lines.append(f" to move: {position.to_move.value}; off: white {position.off_white}, "
+                 f"black {position.off_black}; {position.notation()}")
     status = position.status()
     if status:
         lines.append(f" IMPOSSIBLE: {status_names(status)}")

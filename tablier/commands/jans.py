@@ -5,7 +5,8 @@ Human form: a position in the engine's notation (or a JSON request) and the dice
     tablier jans "1x13,3,5/1x14,16 w" 64
     tablier jans "1x11,2,3,4,5/1x15 w" 65 --throws 3
 
-prints the board, every jan with a one-line reason and the totals for each player.
+prints the board as the player to move sees it from his seat (fields in his own numbering,
+his side the bottom row), every jan with a one-line reason and the totals for each player.
 
 Contract form (docs/rules.md, design.md): one JSON request on stdin, one JSON answer on stdout:
 
@@ -187,7 +188,7 @@ def _human(request: Request, *, show_plays: bool = False) -> str:
                   opening_dice=request.opening)
     plays = list(legal_moves(position, dice, options=request.options))
     mover = position.to_move.value
-    lines = [str(position), ""]
+    lines = [position.drawing(side=position.to_move), ""]
     when = f", throw {request.throws} of the relevé" if request.throws else ""
     lines.append(f"{mover} throws {dice.high} and {dice.low}{when}; "
                  f"{len(plays)} legal play{'s' if len(plays) != 1 else ''} "

@@ -94,6 +94,50 @@ def test_human_form_explains_every_jan(capsys: pytest.CaptureFixture[str]) -> No
     assert out.rstrip().endswith("totals: white 4, black 0")
 
 
+def drawn_fields(drawing: str) -> dict[int, str]:
+    """Read a board drawing back: each printed field number -> the cell drawn in its column."""
+    lines = drawing.splitlines()
+    rules = [i for i, line in enumerate(lines) if line.strip().startswith("---")]
+    fields: dict[int, str] = {}
+    for numbers, cells in ((lines[rules[0] - 1], lines[rules[0] + 1]),
+                           (lines[rules[1] + 1], lines[rules[1] - 1])):
+        printed = [t for t in numbers.split() if t != "|"][:12]
+        drawn = [t for t in cells.split() if t != "|"]
+        assert len(drawn) == 12, cells
+        fields.update(zip(map(int, printed), drawn, strict=True))
+    return fields
+
+
+def test_human_form_draws_black_to_move_in_blacks_numbering(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Seen from Black's seat (the board turned round, Black's side the bottom row):
+    #  24  23  22  21  20  19 | 18  17  16  15  14  13   (Black's numbering)
+    # W13   .   .   .   .   . |  .   .  W1   .  W1   .
+    # B12   .   .   .   .   . |  .   .   .  B1   .  B2
+    #   1   2   3   4   5   6 |  7   8   9  10  11  12
+    assert main(["jans", "1x13,9,11/1x12,10,12x2 b", "42"]) == 0
+    out = capsys.readouterr().out
+    fields = drawn_fields(out)
+    # Black's man on his 10 (White's 15) is drawn on the field printed 10, next to the reason
+    assert fields[10] == "B1" and fields[15] == "."
+    assert fields[1] == "B12" and fields[12] == "B2"
+    # White's lone men on White's 9 and 11 are Black's 16 and 14, as the reason says
+    assert fields[14] == "W1" and fields[16] == "W1" and fields[24] == "W13"
+    assert "black hits white's lone man on 14 (white's 11)" in out
+    assert "Black's numbering" in out and "White's numbering" not in out
+    assert "seen from Black's seat: B = Black's men" in out
+
+
+def test_human_form_draws_white_to_move_in_whites_numbering(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["jans", "1x13,3,5/1x14,16 w", "64"]) == 0
+    out = capsys.readouterr().out
+    fields = drawn_fields(out)
+    assert fields[1] == "W13" and fields[3] == "W1" and fields[5] == "W1"
+    assert fields[9] == "B1" and fields[24] == "B14"
+    assert "White's numbering" in out and "Black's numbering" not in out
+
+
 def test_human_form_explains_a_false_hit(capsys: pytest.CaptureFixture[str]) -> None:
     #  13  14  15  16  17  18 | 19  20  21  22  23  24
     #   .   .   .   .   .   . |  .   .   .   .   . B10

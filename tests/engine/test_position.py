@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
-from tablier.engine import Color, InvalidNotationError, Position, Status, status_names
+from tablier.engine import (
+    Color,
+    InvalidNotationError,
+    Position,
+    Status,
+    random_position,
+    status_names,
+)
 
 
 def test_start_and_its_notation() -> None:
@@ -100,3 +109,28 @@ def test_mirror_swaps_the_colours() -> None:
     assert m == Position("1x15/1x13,3,5 b 0-2")
     assert m.mirror() == p
     assert m.counts == tuple(-c for c in reversed(p.counts))
+
+
+def _grid(drawing: str) -> list[list[str]]:
+    """The two rows of men of a drawing, top then bottom, as tokens ('|' dropped)."""
+    lines = drawing.splitlines()
+    rules = [i for i, line in enumerate(lines) if line.strip().startswith("---")]
+    return [[t for t in lines[i].split() if t != "|"] for i in (rules[0] + 1, rules[1] - 1)]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_each_seat_sees_the_same_board_turned_round(seed: int) -> None:
+    position = random_position(random.Random(seed), 12)
+    white, black = position.drawing(side=Color.WHITE), position.drawing(side=Color.BLACK)
+    # str() stays the classic drawing in White's numbering, with no legend line
+    assert white.splitlines()[1:] == str(position).splitlines()
+    assert "seen from" not in str(position) and "Black's numbering" in black
+    top, bottom = _grid(white)
+    assert _grid(black) == [bottom[::-1], top[::-1]]
+    # Black's field f (bottom row left to right, then the top row right to left) holds his men
+    # on his f and White's on White's 25 - f
+    fields = _grid(black)[1] + _grid(black)[0][::-1]
+    for f in range(1, 25):
+        b = position.men(Color.BLACK).get(f, 0)
+        w = position.men(Color.WHITE).get(25 - f, 0)
+        assert fields[f - 1] == ("W?B" if w and b else f"B{b}" if b else f"W{w}" if w else ".")
