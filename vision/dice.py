@@ -118,7 +118,13 @@ class DiceConfig:
     cocked_angle_board: float = 17.0
     """With a known board normal: a top face this many degrees off it is cocked."""
     cocked_min_radius_board: float = 2.5
-    """With a known board normal: least pip radius (working pixels) to judge a top face."""
+    """With a known board normal: pips smaller than this (working pixels) give a rougher
+    normal, and their top face must be ``cocked_angle_small`` off the board to be cocked."""
+    cocked_angle_small: float = 20.0
+    """With a known board normal: the cocked angle for top faces with small pips."""
+    side_vote: float = 0.3
+    """Least difference of the side faces' votes (summed cosines) to pick one of the top
+    face's two mirror normals by where its side faces lie."""
     focal: float = 0.85
     """Assumed focal length, as a share of the image's longer side (a 60-degree lens)."""
     size_per_radius: float = 11.0
@@ -854,8 +860,8 @@ def _normal_grid() -> NDArray[np.float64]:
     return _GRID[0]
 
 
-def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], image_size: tuple[int, int],
-              scale: float) -> set[int]:
+def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[_Face]],
+              image_size: tuple[int, int], scale: float) -> set[int]:
     """Dice whose top face is tilted against the others' (cocked).
 
     Top faces of dice lying flat are parallel to the board: the same normal. Each face's
@@ -864,12 +870,16 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], image_size: tuple[int, int
     disagree, the one whose face is turned farther from the camera is taken as leaning.
     """
     if cfg.board_normal is not None:
-        idx = [i for i, f in enumerate(tops) if f.radius >= cfg.cocked_min_radius_board]
         board = np.asarray(cfg.board_normal, dtype=np.float64)
         board = board / np.linalg.norm(board)
-        limit = math.cos(math.radians(cfg.cocked_angle_board))
-        return {i for i in idx if max(abs(float(n @ board)) for n in
-                                      _normal_candidates(cfg, tops[i], image_size, scale)) < limit}
+        odd = set()
+        for i, (top, group) in enumerate(zip(tops, groups, strict=True)):
+            angle = (cfg.cocked_angle_board if top.radius >= cfg.cocked_min_radius_board
+                     else cfg.cocked_angle_small)
+            if _board_cos(cfg, top, group, board, image_size, scale) < math.cos(
+                    math.radians(angle)):
+                odd.add(i)
+        return odd
     idx = [i for i, f in enumerate(tops) if f.radius >= cfg.cocked_min_radius]
     if len(idx) < 2:
         return set()
@@ -904,6 +914,43 @@ def _facing(cfg: DiceConfig, face: _Face, board: NDArray[np.float64],
     return max(abs(float(n @ board)) for n in _normal_candidates(cfg, face, image_size, scale))
 
 
+def _board_cos(cfg: DiceConfig, top: _Face, group: Sequence[_Face], board: NDArray[np.float64],
+               image_size: tuple[int, int], scale: float) -> float:
+    """|cos| of the angle between a top face's normal and the board's, its side faces seen.
+
+    The foreshortening of a face fits two normals, mirror images across the view ray; for a
+    leaning die one of them may lie close to the board's. The body of a die runs from its
+    top face toward the vanishing point of its normal, and so do the side faces seen: of the
+    two normals, the one whose vanishing point the side faces lie toward is the top face's.
+    With no side face seen (or no clear vote), the normal nearer the board's is taken.
+    """
+    cands = _normal_candidates(cfg, top, image_size, scale)
+    cosines = [abs(float(n @ board)) for n in cands]
+    sides = [f for f in group if f is not top]
+    if not sides:
+        return max(cosines)
+    w, h = image_size
+    f = cfg.focal * max(w, h)
+    tx, ty = top.center[0] / scale, top.center[1] / scale
+    votes = []
+    for n in cands:
+        if abs(float(n[2])) < 1e-6:
+            return max(cosines)
+        vx, vy = f * float(n[0] / n[2]) + w / 2 - tx, f * float(n[1] / n[2]) + h / 2 - ty
+        norm = math.hypot(vx, vy)
+        if norm < 1e-6:
+            return max(cosines)
+        vote = 0.0
+        for side in sides:
+            ox, oy = side.center[0] / scale - tx, side.center[1] / scale - ty
+            d = math.hypot(ox, oy) or 1.0
+            vote += (ox * vx + oy * vy) / (d * norm)
+        votes.append(vote)
+    if abs(votes[0] - votes[1]) <= cfg.side_vote:
+        return max(cosines)
+    return cosines[0] if votes[0] > votes[1] else cosines[1]
+
+
 def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
                      image_size: tuple[int, int]) -> list[Die]:
     groups = _group_faces(cfg, faces)
@@ -932,7 +979,7 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
             continue  # a lone flat face: a side face whose top was not seen, or a stain
         lead = scored[0][0] - scored[1][0] if len(scored) > 1 else 1.0
         tops.append((top, lead, group))
-    odd = _odd_tops(cfg, [t[0] for t in tops], image_size, scale)
+    odd = _odd_tops(cfg, [t[0] for t in tops], [t[2] for t in tops], image_size, scale)
     dice: list[Die] = []
     w, h = image_size
     for k, (top, lead, group) in enumerate(tops):
