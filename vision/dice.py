@@ -610,7 +610,66 @@ def _find_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) 
     faces: list[_Face] = []
     for group in _components(n, edges):
         faces.extend(_faces_in_group(cfg, pips, group, edges))
-    return _keep_ones_on_body(cfg, grey, pips, faces)
+    return _pair_twos(cfg, grey, pips, _keep_ones_on_body(cfg, grey, pips, faces))
+
+
+def _clear_between(cfg: DiceConfig, grey: NDArray[np.uint8], a: _Pip, b: _Pip) -> bool:
+    """Whether the line between two pips runs over clean die body (nothing dark, no edge)."""
+    d = math.hypot(b.x - a.x, b.y - a.y)
+    r = max(a.radius, b.radius)
+    if d < 4 * r:
+        return False
+    body = (a.body + b.body) / 2
+    dark = (a.dark + b.dark) / 2
+    ts = np.linspace(2.0 * r / d, 1.0 - 2.0 * r / d, 15)
+    xs = np.round(a.x + ts * (b.x - a.x)).astype(np.intp)
+    ys = np.round(a.y + ts * (b.y - a.y)).astype(np.intp)
+    h, w = grey.shape
+    if xs.min() < 0 or ys.min() < 0 or xs.max() >= w or ys.max() >= h:
+        return False
+    vals = grey[ys, xs].astype(np.float64)
+    return bool(vals.min() > (dark + body) / 2
+                and np.abs(vals - body).max() <= cfg.body_tolerance * body)
+
+
+def _pair_twos(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip],
+               faces: list[_Face]) -> list[_Face]:
+    """Two lone pips (each left over, or read as a one) that make a two together.
+
+    A two's pips lie farther apart than the linking reach of other faces' neighbours, so a
+    two beside a side face may lose a pip to it or fall apart into a one and a stray.
+    """
+    used = {i for f in faces if f.value != 1 for i in f.pips}
+    free = [i for i in range(len(pips)) if i not in used]
+    lo, hi = cfg.spacing
+    best: list[tuple[float, int, int, _Face]] = []
+    for k, i in enumerate(free):
+        for j in free[k + 1:]:
+            a, b = pips[i], pips[j]
+            if max(a.radius, b.radius) > 1.3 * min(a.radius, b.radius):
+                continue
+            dist = math.hypot(b.x - a.x, b.y - a.y) / ((a.radius + b.radius) / 2)
+            if not 2 * math.sqrt(2) * lo <= dist <= 2 * math.sqrt(2) * hi:
+                continue
+            if _shape_distance(a.cov, b.cov) > cfg.shape_tolerance:
+                continue
+            if abs(a.body - b.body) > cfg.body_tolerance * max(a.body, b.body):
+                continue
+            if not _clear_between(cfg, grey, a, b):
+                continue
+            face = _fit_face(pips, [i, j], cfg)
+            if face is not None and face.value == 2:
+                best.append((dist, i, j, face))
+    taken: set[int] = set()
+    twos = []
+    for _, i, j, face in sorted(best, key=lambda t: t[0]):
+        if i in taken or j in taken:
+            continue
+        taken.update((i, j))
+        twos.append(face)
+    if not twos:
+        return faces
+    return [f for f in faces if not taken.intersection(f.pips)] + twos
 
 
 def _lone_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip],
