@@ -139,6 +139,11 @@ class DiceConfig:
     """Largest share of dark samples on those rings (text, a label's print, a stain)."""
     body_min: float = 110.0
     """Least grey level of the die body around a pip."""
+    partition_max: int = 14
+    """Linked groups of 7 up to this many pips are split by trying every die pattern in
+    them (larger groups: by their links)."""
+    partition_budget: int = 300
+    """Most pip sets tried in one such group; past it the group is split by its links."""
 
 
 @dataclass(frozen=True)
@@ -684,6 +689,56 @@ def _keep_ones_on_body(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[
     return [f for f in faces if f.value != 1 or _lone_pip_on_body(cfg, grey, pips[f.pips[0]])]
 
 
+def _partition(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int]) -> list[_Face]:
+    """Split a group of pips into die faces: every die pattern its pips can form, taken
+    largest and best fitting first, each pip used once.
+
+    Returns:
+        The faces, or [] when some pips could not be placed in a face.
+    """
+    reach = 2 * math.sqrt(2) * cfg.spacing[1]
+    near: dict[int, set[int]] = {i: set() for i in group}
+    for k, i in enumerate(group):
+        for j in group[k + 1:]:
+            a, b = pips[i], pips[j]
+            if math.hypot(b.x - a.x, b.y - a.y) > reach * (a.radius + b.radius) / 2:
+                continue
+            if abs(a.body - b.body) > cfg.body_tolerance * max(a.body, b.body):
+                continue
+            if _shape_distance(a.cov, b.cov) > cfg.shape_tolerance + cfg.shape_noise / min(
+                    a.radius, b.radius):
+                continue
+            near[i].add(j)
+            near[j].add(i)
+    found: list[_Face] = []
+    budget = [cfg.partition_budget]
+
+    def grow(members: list[int], options: list[int]) -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return
+        if len(members) >= 2:
+            face = _fit_face(pips, members, cfg)
+            if face is not None:
+                found.append(face)
+        if len(members) == 6:
+            return
+        for k, nxt in enumerate(options):
+            grow(members + [nxt], [o for o in options[k + 1:] if o in near[nxt]])
+
+    for k, first in enumerate(group):
+        grow([first], [o for o in group[k + 1:] if o in near[first]])
+    if budget[0] < 0:
+        return []
+    faces: list[_Face] = []
+    used: set[int] = set()
+    for face in sorted(found, key=lambda f: (-len(f.pips), f.misfit)):
+        if used.isdisjoint(face.pips):
+            faces.append(face)
+            used.update(face.pips)
+    return faces if len(used) == len(group) else []
+
+
 def _faces_in_group(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int],
                     edges: Sequence[tuple[int, int]]) -> list[_Face]:
     """Faces within one linked group: the whole group, or failing that, its parts."""
@@ -693,6 +748,12 @@ def _faces_in_group(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int],
             return [face]
     if len(group) == 1:
         return []
+    if 7 <= len(group) <= cfg.partition_max:
+        # NOTE: pips of a top face and a side face turned alike (a small die seen from
+        # high up) link into one group; splitting it by its links mixes the two faces.
+        faces = _partition(cfg, pips, group)
+        if faces:
+            return faces
     if 3 <= len(group) <= 7:
         # One stray pip (from a side face, a speck) joined to a face: leave it out.
         best: tuple[float, _Face, int] | None = None
