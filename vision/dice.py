@@ -91,6 +91,9 @@ class DiceConfig:
     """|cos| between a side face's minor axis and its offset from the top face, at least."""
     away_weight: float = 0.025
     """Weight (per pip radius) of being farther from the camera when picking the top face."""
+    lit_weight: float = 2.0
+    """Weight of a face's lighting (its body's grey over the brightest face's of the die)
+    when picking the top face: light comes from above."""
     nadir_votes: int = 3
     """Dice showing side faces needed to place the nadir (else one direction for all)."""
     nadir_spread: float = 0.15
@@ -233,6 +236,7 @@ class _Face:
     misfit: float
     minor: tuple[float, float]  # unit vector along the pips' minor axis (the foreshortening)
     cov: NDArray[np.float64]  # mean second moments of its pips (the face's foreshortening)
+    body: float = 0.0  # mean grey of the die body around its pips (how brightly it is lit)
 
 
 # Phase 1: pips -----------------------------------------------------------------------------
@@ -562,8 +566,9 @@ def _fit_face(pips: Sequence[_Pip], members: Sequence[int], cfg: DiceConfig) -> 
         cov = np.mean([pips[i].fine for i in members], axis=0)
     if value == 1:
         radius /= cfg.one_radius
+    body = float(np.mean([pips[i].body for i in members]))
     return _Face(tuple(members), value, (float(cx), float(cy)), radius, ratio, misfit, minor,
-                 cov)
+                 cov, body)
 
 
 def _components(n: int, edges: Iterable[tuple[int, int]]) -> list[list[int]]:
@@ -922,7 +927,8 @@ def _top_score(cfg: DiceConfig, face: _Face, group: Sequence[_Face],
     cy = sum(f.center[1] for f in group) / len(group)
     r = max(f.radius for f in group)
     reach = ((face.center[0] - cx) * away[0] + (face.center[1] - cy) * away[1]) / r
-    return face.ratio + cfg.away_weight * reach
+    lit = face.body / max(f.body for f in group) if face.body > 0 else 1.0
+    return face.ratio + cfg.away_weight * reach + cfg.lit_weight * lit
 
 
 def _normal_candidates(cfg: DiceConfig, face: _Face, image_size: tuple[int, int],
