@@ -998,14 +998,14 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
     if cfg.board_normal is not None:
         board = np.asarray(cfg.board_normal, dtype=np.float64)
         board = board / np.linalg.norm(board)
-        odd = set()
+        leaning: set[int] = set()
         for i, (top, group) in enumerate(zip(tops, groups, strict=True)):
             angle = (cfg.cocked_angle_board if top.radius >= cfg.cocked_min_radius_board
                      else cfg.cocked_angle_small)
             if _board_cos(cfg, top, group, board, image_size, scale) < math.cos(
                     math.radians(angle)):
-                odd.add(i)
-        return odd
+                leaning.add(i)
+        return leaning
     idx = [i for i, f in enumerate(tops) if f.radius >= cfg.cocked_min_radius]
     if len(idx) < 2:
         return set()

@@ -238,7 +238,7 @@ class Recognizer:
                  dice_sharpen: float = 2.5, sharpen_zoom: float = 2.5, dim_view: float = 160.0,
                  max_dice_candidates: int = 32, candidate_scale: float = 1.6,
                  candidate_depth: float = 0.15, candidate_body: float = 0.6,
-                 dice_count: int = 2) -> None:
+                 dice_view: float = 48.0, dice_count: int = 2) -> None:
         """Derive the probes and load the dice reader.
 
         Args:
@@ -261,6 +261,9 @@ class Recognizer:
                 of the white dame's grey.
             candidate_body: how light the die body around a pip must be, as a share of the
                 white dame's grey.
+            dice_view: side (mm) of each straightened view given to the dice reader, centred
+                on a place: wide enough for a die whose place was drawn off it by a dame's
+                rim nearby (a die is 16 mm).
             dice_count: the search stops once this many dice are read (0: look at every
                 candidate).
 
@@ -281,7 +284,7 @@ class Recognizer:
         self._cand_depth = candidate_depth
         self._cand_body = candidate_body
         self._dice_count = dice_count
-        self._dice_half = 16.0
+        self._dice_half = dice_view / 2
         """Half the side of each view given to the dice reader, mm."""
 
     def _surface_view(self, image: Image, quad: BoardQuad, scale: float,
