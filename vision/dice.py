@@ -136,7 +136,7 @@ class DiceConfig:
     """The lone pip of a one is this much larger than other pips on the same dice."""
     border: float = 0.5
     """A die whose face centre is nearer the image border than this times its size is cut."""
-    one_body: tuple[float, ...] = (2.2, 3.0, 3.8)
+    one_body: tuple[float, ...] = (2.0, 2.6, 3.2)
     """Rings (pip radii) around a lone pip that must be die body for it to be a one."""
     one_dark_share: float = 0.04
     """Largest share of dark samples on those rings (text, a label's print, a stain)."""
