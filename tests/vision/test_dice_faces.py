@@ -1,0 +1,109 @@
+"""How the dice reader turns pips into faces and faces into dice (synthetic pictures)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+from tablier.vision import dice
+from tablier.vision.dice import DiceConfig, _Face, _find_faces, _find_pips, read_dice
+
+
+def _body(size: tuple[int, int] = (160, 200), grey: int = 60) -> NDArray[np.uint8]:
+    return np.full(size, grey, np.uint8)
+
+
+def _face(img: NDArray[np.uint8], center: tuple[float, float], half: float,
+          pips: list[tuple[float, float]], radius: float) -> None:
+    """A bright square face with dark round pips at ``pips`` (offsets from the centre)."""
+    cx, cy = center
+    cv2.rectangle(img, (round(cx - half), round(cy - half)), (round(cx + half), round(cy + half)),
+                  225, -1)
+    for dx, dy in pips:
+        cv2.circle(img, (round((cx + dx) * 16), round((cy + dy) * 16)), round(radius * 16), 25,
+                   -1, cv2.LINE_AA, shift=4)
+
+
+def test_a_two_wider_than_the_link_reach_is_still_a_two() -> None:
+    # pips 10.5 radii apart (a pip drawn 4 px wide measures 4.7): beyond the linking reach
+    # (9.5 radii), within a two's spacing (<= 11.3)
+    img = _body()
+    step = 10.5 * 4.7 / (2 * math.sqrt(2))
+    _face(img, (100, 80), 26, [(-step, -step), (step, step)], 4.0)
+    reading = read_dice(DiceConfig(), img)
+    assert [d.value for d in reading.dice] == [2]
+
+
+def test_two_pips_across_a_dark_gap_are_no_two() -> None:
+    # the same two pips, each on its own face with background between: two ones, never a two
+    img = _body()
+    step = 10.5 * 4.7 / (2 * math.sqrt(2))
+    _face(img, (100 - step, 80 - step), 11, [(0, 0)], 4.0)
+    _face(img, (100 + step, 80 + step), 11, [(0, 0)], 4.0)
+    faces = _find_faces(DiceConfig(), img, _find_pips(DiceConfig(), img))
+    assert 2 not in [f.value for f in faces]
+
+
+def test_a_top_face_and_a_side_face_linked_together_are_parted() -> None:
+    # a four beside a six with pips alike, near enough for their pips to link into one group
+    # (their pips on one grid: the gap between the faces is the pips' own spacing)
+    img = _body((160, 240))
+    s = 9.0
+    _face(img, (80, 80), 18, [(-s, -s), (s, -s), (-s, s), (s, s)], 3.0)
+    _face(img, (116, 80), 18, [(-s, -s), (s, -s), (-s, 0), (s, 0), (-s, s), (s, s)], 3.0)
+    cfg = DiceConfig()
+    pips = _find_pips(cfg, img)
+    assert len(pips) == 10
+    assert sorted(f.value for f in _find_faces(cfg, img, pips)) == [4, 6]
+
+
+def _tilted(normal: NDArray[np.float64], at: tuple[float, float], size: tuple[int, int],
+            cfg: DiceConfig, value: int = 2) -> _Face:
+    """A face at image point ``at`` whose foreshortening is that of a plane of ``normal``."""
+    w, h = size
+    f = cfg.focal * max(w, h)
+    px, py = at[0] - w / 2, at[1] - h / 2
+    jac = np.array([[1.0, 0.0, -px / f], [0.0, 1.0, -py / f]])
+    jn = jac @ normal
+    cov = 4.0 * (jac @ jac.T - np.outer(jn, jn))
+    vals, vecs = np.linalg.eigh(cov)
+    return _Face(pips=(0,), value=value, center=at, radius=4.0,
+                 ratio=float(math.sqrt(vals[0] / vals[1])), misfit=0.0,
+                 minor=(float(vecs[0, 0]), float(vecs[1, 0])), cov=cov)
+
+
+def _unit(v: list[float]) -> NDArray[np.float64]:
+    a = np.array(v, dtype=np.float64)
+    return np.asarray(a / np.linalg.norm(a), dtype=np.float64)
+
+
+@pytest.mark.parametrize("leaning", [True, False])
+def test_side_faces_pick_the_top_face_normal_among_its_two_mirrors(leaning: bool) -> None:
+    size = (640, 480)
+    board = _unit([0.0, -0.5, 0.866])  # the camera looks at the board 30 degrees from its normal
+    cfg = DiceConfig(board_normal=(float(board[0]), float(board[1]), float(board[2])))
+    at = (320.0, 240.0)
+    ray = _unit([0.0, 0.0, 1.0])
+    # A die leaning so that its top face is the board's mirror image across the view ray:
+    # its pips look exactly like a flat die's.
+    mirror = 2 * float(board @ ray) * ray - board
+    normal = mirror if leaning else board
+    top = _tilted(normal, at, size, cfg)
+    # its side faces lie toward the vanishing point of its own normal
+    f = cfg.focal * max(size)
+    vx, vy = f * normal[0] / normal[2], f * normal[1] / normal[2]
+    n = math.hypot(vx, vy)
+    side = _tilted(_unit([0.0, 1.0, 0.0]), (at[0] + 40 * vx / n, at[1] + 40 * vy / n), size, cfg,
+                   value=3)
+    cos = dice._board_cos(cfg, top, [top, side], board, size, 1.0)
+    angle = math.degrees(math.acos(min(1.0, cos)))
+    if leaning:
+        assert angle > 40  # the mirror normal is 60 degrees off the board
+    else:
+        assert angle < 5
+    # without the side face the flatter reading wins: a leaning die looks flat
+    alone = math.degrees(math.acos(min(1.0, dice._board_cos(cfg, top, [top], board, size, 1.0))))
+    assert alone < 5
