@@ -744,6 +744,12 @@ def _partition(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int]) -> list[
     return faces if len(used) == len(group) else []
 
 
+def _shape_spread(pips: Sequence[_Pip], members: Sequence[int]) -> float:
+    """The largest shape difference between two of the pips (0 for one pip)."""
+    return max((_shape_distance(pips[a].cov, pips[b].cov)
+                for k, a in enumerate(members) for b in members[k + 1:]), default=0.0)
+
+
 def _faces_in_group(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int],
                     edges: Sequence[tuple[int, int]]) -> list[_Face]:
     """Faces within one linked group: the whole group, or failing that, its parts."""
@@ -760,12 +766,17 @@ def _faces_in_group(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int],
         if faces:
             return faces
     if 3 <= len(group) <= 7:
-        # One stray pip (from a side face, a speck) joined to a face: leave it out.
-        best: tuple[float, _Face, int] | None = None
+        # One stray pip (from a side face, a speck) joined to a face: leave it out. Of faces
+        # that fit alike (any two pips fit a two), the one whose pips are most alike wins.
+        best: tuple[tuple[float, float], _Face, int] | None = None
         for stray in group:
-            face = _fit_face(pips, [i for i in group if i != stray], cfg)
-            if face is not None and (best is None or face.misfit < best[0]):
-                best = (face.misfit, face, stray)
+            kept = [i for i in group if i != stray]
+            face = _fit_face(pips, kept, cfg)
+            if face is None:
+                continue
+            key = (round(face.misfit, 6), _shape_spread(pips, kept))
+            if best is None or key < best[0]:
+                best = (key, face, stray)
         if best is not None:
             return [best[1]] + _faces_in_group(cfg, pips, [best[2]], [])
     # Split by pip shape (roundness) first, then by dropping the weakest link.

@@ -107,3 +107,28 @@ def test_side_faces_pick_the_top_face_normal_among_its_two_mirrors(leaning: bool
     # without the side face the flatter reading wins: a leaning die looks flat
     alone = math.degrees(math.acos(min(1.0, dice._board_cos(cfg, top, [top], board, size, 1.0))))
     assert alone < 5
+
+
+@pytest.mark.parametrize("flip", [None, 0, 1, -1])
+def test_of_two_ways_to_make_a_two_the_pips_most_alike_win(flip: int | None) -> None:
+    # A webcam photograph (dice_42 of the real tune split): a one on top, a two on the front
+    # face, all three pips flattened alike, the one's pip as far from a pip of the two as a
+    # two's diagonal. The two's own pips are turned alike; the one's is turned a little.
+    # (Each flip of the picture lists the pips in another order.)
+    img = _body((160, 200))
+    cv2.rectangle(img, (60, 20), (140, 140), 205, -1)
+    cv2.ellipse(img, (98, 47), (5, 3), 8, 0, 360, 55, -1, cv2.LINE_AA)
+    for cx, cy in ((90, 98), (112, 81)):
+        cv2.ellipse(img, (cx, cy), (5, 3), 0, 0, 360, 55, -1, cv2.LINE_AA)
+    if flip is not None:
+        img = np.ascontiguousarray(cv2.flip(img, flip))
+    cfg = DiceConfig()
+    faces = _find_faces(cfg, img, _find_pips(cfg, img))
+    twos = [f for f in faces if f.value == 2]
+    assert len(twos) == 1
+    x, y = 101.0, 89.5
+    if flip in (1, -1):
+        x = 199 - x
+    if flip in (0, -1):
+        y = 159 - y
+    assert twos[0].center == pytest.approx((x, y), abs=2)
