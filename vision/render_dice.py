@@ -647,7 +647,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("out", type=Path, help="folder to write the sets into")
     parser.add_argument("--set", choices=sorted(SETS), action="append",
                         help="which set(s) to write (default: all)")
+    parser.add_argument("--seeds", metavar="FIRST:COUNT",
+                        help="write COUNT frames from seed FIRST into OUT itself instead, e.g. "
+                             "10000:1000 (the larger tuning set); never a measuring seed")
     args = parser.parse_args(argv)
+    if args.seeds:
+        try:
+            first, count = (int(v) for v in args.seeds.split(":"))
+        except ValueError:
+            parser.error(f"--seeds must be FIRST:COUNT, got {args.seeds!r}")
+        lo, n = SETS["measure"]
+        if count < 1 or first < lo + n and first + count > lo:
+            parser.error(f"--seeds {args.seeds}: count must be positive and the seeds must "
+                         f"not overlap the measuring set ({lo}..{lo + n - 1})")
+        print(f"wrote {write_set(args.out, first, count, width=480, height=360)}")
+        return 0
     for name in args.set or sorted(SETS):
         first, count = SETS[name]
         path = write_set(args.out / name, first, count, width=480, height=360)

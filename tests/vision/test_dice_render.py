@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 from tablier.vision.render_dice import DieTruth, render_die
@@ -114,3 +117,16 @@ def test_reader_reads_rendered_die(value: int, rotation: float) -> None:
     die = reading.dice[0]
     assert abs(die.center[0] - truth.center[0]) < 4 and abs(die.center[1] - truth.center[1]) < 4
     assert 0.7 * 56 < die.size < 1.3 * 56
+
+
+def test_seeds_option_writes_a_tuning_set_and_refuses_measuring_seeds(tmp_path: Path) -> None:
+    from tablier.vision.render_dice import main
+
+    assert main([str(tmp_path / "t"), "--seeds", "10000:2"]) == 0
+    truth = json.loads((tmp_path / "t" / "truth.json").read_text())
+    assert [f["seed"] for f in truth["frames"]] == [10000, 10001]
+    for bad in ("1990:20", "2159:1", "abc", "10000:0"):
+        with pytest.raises(SystemExit) as info:
+            main([str(tmp_path / "m"), "--seeds", bad])
+        assert info.value.code == 2
+    assert not (tmp_path / "m").exists()
