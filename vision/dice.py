@@ -35,6 +35,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+from tablier.vision import dicenet
 
 REASONS = ("cocked", "on_die", "out_of_view")
 """Why a die that is seen has no value: the bad throws of the rules, plus a cut-off view."""
@@ -139,6 +140,17 @@ class DiceConfig:
     """Largest share of dark samples on those rings (text, a label's print, a stain)."""
     body_min: float = 110.0
     """Least grey level of the die body around a pip."""
+    net: bool = True
+    """Ask the learned second opinion (:mod:`tablier.vision.dicenet`) about every die found
+    (not those out of view); False reads with the hand-written rules alone."""
+    net_threshold: float = 0.9
+    """Least probability of the net's class for it to overrule the rules (chosen on the net's
+    validation frames and photos, never on a measuring set)."""
+    net_cocked_uncalibrated: bool = False
+    """Without a board normal, may the net call a die cocked (its crop cannot show the
+    board's tilt)?"""
+    net_weights: str | None = None
+    """The net's weights file; None for the committed ``dicenet.npz``."""
 
 
 @dataclass(frozen=True)
@@ -1078,6 +1090,8 @@ def read_dice(cfg: DiceConfig, image: NDArray[np.uint8]) -> DiceReading:
     faces = [dataclasses.replace(f, center=(f.center[0] + origin[0], f.center[1] + origin[1]))
              for f in _find_faces(cfg, grey, pips)]
     dice = _dice_from_faces(cfg, faces, scale, (w, h))
+    if cfg.net and dice:
+        dice = _second_opinion(cfg, full, dice)
     ox, oy = origin
     debug: dict[str, object] = {
         "pips": [((p.x + ox) / scale, (p.y + oy) / scale, p.radius / scale, p.ratio)
@@ -1087,6 +1101,35 @@ def read_dice(cfg: DiceConfig, image: NDArray[np.uint8]) -> DiceReading:
                   for f in faces],
     }
     return DiceReading(image_size=(w, h), dice=tuple(dice), debug=debug)
+
+
+def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -> list[Die]:
+    """Let the net re-read each die found; where it is sure and disagrees, it decides."""
+    todo = [k for k, d in enumerate(dice) if d.reason != "out_of_view"]
+    if not todo:
+        return dice
+    probs = dicenet.classify(grey, [(dice[k].center, dice[k].size) for k in todo],
+                             board_normal=cfg.board_normal, focal=cfg.focal,
+                             weights_path=Path(cfg.net_weights) if cfg.net_weights
+                             else dicenet.WEIGHTS)
+    out: list[Die | None] = list(dice)
+    for k, p in zip(todo, probs, strict=True):
+        die, best = dice[k], int(np.argmax(p))
+        sure = float(p[best])
+        if sure < cfg.net_threshold:
+            continue
+        if best == dicenet.NOT_A_DIE:
+            out[k] = None
+        elif best == dicenet.COCKED:
+            if cfg.board_normal is not None or cfg.net_cocked_uncalibrated:
+                out[k] = dataclasses.replace(die, value=None, reason="cocked",
+                                             confidence=round(sure, 3))
+        elif die.value != best + 1:
+            out[k] = dataclasses.replace(die, value=best + 1, reason=None,
+                                         confidence=round(sure, 3))
+        else:
+            out[k] = dataclasses.replace(die, confidence=round(max(die.confidence, sure), 3))
+    return [d for d in out if d is not None]
 
 
 # Loading, evaluation and the debug entry ---------------------------------------------------
