@@ -142,8 +142,8 @@ class DiceConfig:
     """Least grey level of the die body around a pip."""
     net: bool = True
     """Ask the learned second opinion (:mod:`tablier.vision.dicenet`) about every die found
-    (not those out of view); False reads with the hand-written rules alone."""
-    net_threshold: float = 0.9
+    (not those already out of view); False reads with the hand-written rules alone."""
+    net_threshold: float = 0.8
     """Least probability of the net's class for it to overrule the rules (chosen on the net's
     validation frames and photos, never on a measuring set)."""
     net_cocked_uncalibrated: bool = False
@@ -1120,6 +1120,9 @@ def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -
             continue
         if best == dicenet.NOT_A_DIE:
             out[k] = None
+        elif best == dicenet.OUT_OF_VIEW:
+            out[k] = dataclasses.replace(die, value=None, reason="out_of_view",
+                                         confidence=round(sure, 3))
         elif best == dicenet.COCKED:
             if cfg.board_normal is not None or cfg.net_cocked_uncalibrated:
                 out[k] = dataclasses.replace(die, value=None, reason="cocked",

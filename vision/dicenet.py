@@ -11,11 +11,13 @@ convolutional network, in plain numpy (no runtime dependency beyond numpy and Op
   crop is taken from the picture *rectified* (turned by the homography ``K R K^-1`` so that
   the camera looks along the board's normal): the top face of a flat die is then a square and
   a cocked one a leaning quad, which the net can tell apart;
-* classes (:data:`CLASSES`): the top face 1..6, ``"cocked"`` and ``"not_a_die"``;
+* classes (:data:`CLASSES`): the top face 1..6, ``"cocked"``, ``"not_a_die"`` and
+  ``"out_of_view"`` (the top face runs past the border: outside the picture the crop is
+  black);
 * network: three 3x3 convolutions (8, 16, 32 channels, each ReLU and 2x2 max pooling), a
   hidden layer of 64 units fed with the pooled features plus two inputs (whether the crop
   was rectified, and how far the ray to the die leans from the board's normal: a flat die
-  far from the rectified centre shows its side faces as much as a cocked one does), and 8
+  far from the rectified centre shows its side faces as much as a cocked one does), and 9
   outputs (softmax). A rectified crop is turned so that the die leans toward its bottom.
 
 The weights live in ``dicenet.npz`` beside this module (written by
@@ -39,12 +41,15 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-CLASSES = ("1", "2", "3", "4", "5", "6", "cocked", "not_a_die")
-"""The net's outputs, in order: the top face 1..6, a cocked die, something that is no die."""
+CLASSES = ("1", "2", "3", "4", "5", "6", "cocked", "not_a_die", "out_of_view")
+"""The net's outputs, in order: the top face 1..6, a cocked die, something that is no die, a
+die whose top face runs past the picture's border."""
 COCKED = 6
 """Index of ``"cocked"`` in :data:`CLASSES`."""
 NOT_A_DIE = 7
 """Index of ``"not_a_die"`` in :data:`CLASSES`."""
+OUT_OF_VIEW = 8
+"""Index of ``"out_of_view"`` in :data:`CLASSES`."""
 SIDE = 40
 """Side of the crop fed to the net, pixels."""
 WINDOW = 1.7
@@ -188,8 +193,10 @@ def crop_die(grey: NDArray[np.uint8], center: tuple[float, float], size: float, 
             to_small = np.array([[sx, 0.0, -x0 * sx + 0.5 * sx - 0.5],
                                  [0.0, sy, -y0 * sy + 0.5 * sy - 0.5], [0.0, 0.0, 1.0]])
             mat = mat @ np.linalg.inv(to_small)
+    # NOTE: outside the picture is black, so that the net sees where the picture ends.
     crop = np.asarray(cv2.warpPerspective(src, mat, (SIDE, SIDE), flags=cv2.INTER_LINEAR,
-                                          borderMode=cv2.BORDER_REPLICATE), dtype=np.float32)
+                                          borderMode=cv2.BORDER_CONSTANT, borderValue=0),
+                      dtype=np.float32)
     crop -= float(crop.mean())
     std = float(crop.std())
     if std > 1e-3:

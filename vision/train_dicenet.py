@@ -3,7 +3,8 @@
 Data (the project's split: nothing here is ever a measuring image):
 
 * rendered frames, 480x360, written by :func:`tablier.vision.render_dice.write_set`: seeds
-  10000..13499 to train, 20000..20499 to validate;
+  10000..13499 to train (and 14000..17999, of which only the frames with a bad throw), seeds
+  20000..20499 to validate;
 * the real photographs of the **tune** split of ``fixtures/dice/real``; a hashed fifth of
   them (SHA-256 of ``"dicenet:" + stem``, first 8 hex digits, modulo 5 == 0) validates, the
   rest trains.
@@ -49,6 +50,9 @@ from tablier.vision.render_dice import write_set
 
 TRAIN_SEEDS = (10000, 3500)
 """First seed and count of the rendered training frames."""
+RARE_SEEDS = (14000, 4000)
+"""First seed and count of more rendered training frames, of which only those with a bad
+throw (cocked or out of view) are cropped: bad throws are rare."""
 VALIDATION_SEEDS = (20000, 500)
 """First seed and count of the rendered validation frames."""
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "dice" / "real"
@@ -117,7 +121,7 @@ def match(truth: Sequence[_Truth], found: Sequence[Die]) -> dict[int, int]:
 def _label(t: _Truth) -> int | None:
     if t.value is not None:
         return t.value - 1
-    return dicenet.COCKED if t.reason == "cocked" else None
+    return {"cocked": dicenet.COCKED, "out_of_view": dicenet.OUT_OF_VIEW}.get(t.reason or "")
 
 
 class _Crops:
@@ -179,21 +183,22 @@ def _frame_crops(crops: _Crops, image: NDArray[np.uint8], truth: Sequence[_Truth
         found = list(read_dice(cfg, image).dice)
         pairs = match(truth, found)
         for k, d in enumerate(found):
-            if d.reason == "out_of_view":
-                continue
             label = _label(truth[pairs[k]]) if k in pairs else dicenet.NOT_A_DIE
-            if label is None:
+            # The net is not asked about the dice the rules find out of view.
+            if label is None or (d.reason == "out_of_view") != (label == dicenet.OUT_OF_VIEW):
                 continue
-            n = cocked_copies if label == dicenet.COCKED else 2
+            n = cocked_copies if label in (dicenet.COCKED, dicenet.OUT_OF_VIEW) else 2
             for j in range(n):
                 crops.add(grey, d.center, d.size, label, used, jitter=j > 0)
         for t in truth:
             label = _label(t)
             h, w = grey.shape
             inside = min(t.center[0], t.center[1], w - 1 - t.center[0], h - 1 - t.center[1])
-            if label is None or t.size <= 0 or inside < 0.5 * t.size:
+            if label is None or t.size <= 0 or inside < (
+                    0.0 if label == dicenet.OUT_OF_VIEW else 0.5 * t.size):
                 continue
-            for _ in range(cocked_copies if label == dicenet.COCKED else copies):
+            rare = label in (dicenet.COCKED, dicenet.OUT_OF_VIEW)
+            for _ in range(cocked_copies if rare else copies):
                 crops.add(grey, t.center, t.size, label, used, jitter=True)
         if sizes:
             crops.background(grey, truth, float(np.median(sizes)), used, 2)
@@ -261,6 +266,14 @@ def make_crops(folder: Path, seeds: tuple[int, int], *, validation: bool,
     for path, truth, normal in _rendered_truth(folder):
         _frame_crops(crops, load_image(path), truth, normal, copies=copies,
                      cocked_copies=copies * 4)
+    if not validation:
+        rare = folder.parent / "rare"
+        if not (rare / "truth.json").is_file():
+            write_set(rare, RARE_SEEDS[0], RARE_SEEDS[1], width=480, height=360)
+        for path, truth, normal in _rendered_truth(rare):
+            if any(t.reason for t in truth):
+                _frame_crops(crops, load_image(path), truth, normal, copies=copies,
+                             cocked_copies=copies * 4)
     for path, truth in _real_truth(validation):
         _frame_crops(crops, load_image(path), truth, None, copies=copies * 4,
                      cocked_copies=0)
@@ -457,7 +470,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             sets[name] = make_crops(args.out / name, seeds, validation=val, seed=args.seed)
             np.savez(cache, **sets[name])
             print(f"{name}: {len(sets[name]['y'])} crops "
-                  f"{np.bincount(sets[name]['y'], minlength=8).tolist()} "
+                  f"{np.bincount(sets[name]['y'], minlength=len(dicenet.CLASSES)).tolist()} "
                   f"in {time.perf_counter() - start:.0f} s", flush=True)
     weights = train(sets["train"], sets["val"], epochs=args.epochs, seed=args.seed)
     np.savez_compressed(args.weights, allow_pickle=False, **weights)

@@ -53,23 +53,25 @@ def test_rendered_die_is_read(value: int) -> None:
                                                                            probs)
 
 
-def _cocked_probabilities(tilt: float) -> list[float]:
+def _tilted(tilt: float) -> np.ndarray:
+    """Probabilities of 8 dice drawn ``tilt`` degrees off flat, straight under the camera."""
     out = []
     for k in range(8):
         canvas = _wood(100 + k)
         truth = render_die(canvas, value=1 + k % 6, center=(120.0, 100.0), size=50.0,
                            cocked=tilt, cock_direction=45.0 * k + 20)
-        probs = dicenet.classify(_grey(canvas), [(truth.center, truth.size)],
-                                 board_normal=(0.0, 0.0, 1.0))
-        out.append(float(probs[0, dicenet.COCKED]))
-    return out
+        out.append(dicenet.classify(_grey(canvas), [(truth.center, truth.size)],
+                                    board_normal=(0.0, 0.0, 1.0))[0])
+    return np.array(out)
 
 
 def test_cocked_die_with_board_normal() -> None:
-    flat, leaning = _cocked_probabilities(0.0), _cocked_probabilities(40.0)
-    assert max(flat) < 0.1, flat
-    assert sum(p > 0.5 for p in leaning) >= 4, leaning
-    assert np.mean(leaning) > np.mean(flat) + 0.3, (flat, leaning)
+    flat, leaning = _tilted(0.0), _tilted(40.0)
+    values = [k % 6 for k in range(8)]
+    assert list(np.argmax(flat, axis=1)) == values, flat
+    assert (flat[:, dicenet.COCKED] < DiceConfig().net_threshold).all(), flat
+    assert (np.argmax(leaning, axis=1) == dicenet.COCKED).sum() >= 4, leaning
+    assert leaning[:, dicenet.COCKED].mean() > flat[:, dicenet.COCKED].mean() + 0.3
 
 
 def test_plain_wood_is_not_a_die() -> None:
@@ -150,7 +152,7 @@ def test_bad_weights_files(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="cannot be read"):
         dicenet.load_weights(tmp_path / "missing.npz")
     short = _weights_file(tmp_path, "short.npz", fc2_b=np.zeros(5, np.float32))
-    with pytest.raises(ValueError, match=r"fc2_b has shape \(5,\), expected \(8,\)"):
+    with pytest.raises(ValueError, match=r"fc2_b has shape \(5,\), expected \(9,\)"):
         dicenet.load_weights(short)
     weights = dict(dicenet.load_weights())
     del weights["conv2_w"]
