@@ -41,13 +41,23 @@ def _median_ms(fn: object, repeat: int) -> float:
     return statistics.median(runs)
 
 
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "?"
+
+
 def main() -> None:
     """Print the timings."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20, help="runs (median taken)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    print(f"machine: {platform.machine()} {platform.processor() or ''} "
+    print(f"machine: {platform.machine()} {_cpu()} "
           f"python {platform.python_version()} numpy {np.__version__} "
           f"opencv {cv2.__version__} cores {os.cpu_count()} (1 thread)")
     dicenet.load_weights()
