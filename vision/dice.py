@@ -35,6 +35,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+from tablier.vision import dicenet
 
 REASONS = ("cocked", "on_die", "out_of_view")
 """Why a die that is seen has no value: the bad throws of the rules, plus a cut-off view."""
@@ -147,6 +148,17 @@ class DiceConfig:
     them (larger groups: by their links)."""
     partition_budget: int = 300
     """Most pip sets tried in one such group; past it the group is split by its links."""
+    net: bool = True
+    """Ask the learned second opinion (:mod:`tablier.vision.dicenet`) about every die found
+    (not those already out of view); False reads with the hand-written rules alone."""
+    net_threshold: float = 0.8
+    """Least probability of the net's class for it to overrule the rules (chosen on the net's
+    validation frames and photos, never on a measuring set)."""
+    net_cocked_uncalibrated: bool = False
+    """Without a board normal, may the net call a die cocked (its crop cannot show the
+    board's tilt)?"""
+    net_weights: str | None = None
+    """The net's weights file; None for the committed ``dicenet.npz``."""
 
 
 @dataclass(frozen=True)
@@ -1215,6 +1227,8 @@ def read_dice(cfg: DiceConfig, image: NDArray[np.uint8]) -> DiceReading:
     faces = [dataclasses.replace(f, center=(f.center[0] + origin[0], f.center[1] + origin[1]))
              for f in _find_faces(cfg, grey, pips)]
     dice = _dice_from_faces(cfg, faces, scale, (w, h))
+    if cfg.net and dice:
+        dice = _second_opinion(cfg, full, dice)
     ox, oy = origin
     debug: dict[str, object] = {
         "pips": [((p.x + ox) / scale, (p.y + oy) / scale, p.radius / scale, p.ratio)
@@ -1224,6 +1238,43 @@ def read_dice(cfg: DiceConfig, image: NDArray[np.uint8]) -> DiceReading:
                   for f in faces],
     }
     return DiceReading(image_size=(w, h), dice=tuple(dice), debug=debug)
+
+
+def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -> list[Die]:
+    """Let the net re-read each die found; where it is sure and disagrees, it decides."""
+    todo = [k for k, d in enumerate(dice) if d.reason != "out_of_view"]
+    if not todo:
+        return dice
+    probs = dicenet.classify(grey, [(dice[k].center, dice[k].size) for k in todo],
+                             board_normal=cfg.board_normal, focal=cfg.focal,
+                             weights_path=Path(cfg.net_weights) if cfg.net_weights
+                             else dicenet.WEIGHTS)
+    out: list[Die | None] = list(dice)
+    h, w = grey.shape
+    for k, p in zip(todo, probs, strict=True):
+        die, best = dice[k], int(np.argmax(p))
+        sure = float(p[best])
+        if sure < cfg.net_threshold:
+            continue
+        if best == dicenet.NOT_A_DIE:
+            out[k] = None
+        elif best == dicenet.OUT_OF_VIEW:
+            # NOTE: the net sees where the picture ends only if its crop reaches past it;
+            # else (a blurred die in a small view, say) its "out of view" is no evidence.
+            x, y = die.center
+            if min(x, y, w - 1 - x, h - 1 - y) < dicenet.WINDOW / 2 * die.size:
+                out[k] = dataclasses.replace(die, value=None, reason="out_of_view",
+                                             confidence=round(sure, 3))
+        elif best == dicenet.COCKED:
+            if cfg.board_normal is not None or cfg.net_cocked_uncalibrated:
+                out[k] = dataclasses.replace(die, value=None, reason="cocked",
+                                             confidence=round(sure, 3))
+        elif die.value != best + 1:
+            out[k] = dataclasses.replace(die, value=best + 1, reason=None,
+                                         confidence=round(sure, 3))
+        else:
+            out[k] = dataclasses.replace(die, confidence=round(max(die.confidence, sure), 3))
+    return [d for d in out if d is not None]
 
 
 # Loading, evaluation and the debug entry ---------------------------------------------------

@@ -20,7 +20,7 @@ unless the reader reports it.
 Run as a module::
 
     python -m tablier.vision.dice_eval fixtures/dice/real --split measure [--csv out.csv]
-    python -m tablier.vision.dice_eval fixtures/dice/rendered/measure
+    python -m tablier.vision.dice_eval fixtures/dice/rendered/measure [--uncalibrated] [--no-net]
 """
 
 from __future__ import annotations
@@ -336,13 +336,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--errors", action="store_true", help="list every image with errors")
     parser.add_argument("--uncalibrated", action="store_true",
                         help="do not give the reader the rendered board's normal")
+    parser.add_argument("--no-net", action="store_true",
+                        help="read with the hand-written rules alone (no dice net)")
     args = parser.parse_args(argv)
     try:
         samples = load_set(args.set, args.split)
     except (ValueError, OSError) as exc:
         print(f"dice_eval: {exc}", file=sys.stderr)
         return 2
-    rows = evaluate_dice(samples, calibrated=not args.uncalibrated)
+    rows = evaluate_dice(samples, cfg=DiceConfig(net=not args.no_net),
+                         calibrated=not args.uncalibrated)
     if args.csv:
         write_csv(rows, args.csv)
     if args.errors:

@@ -1,0 +1,335 @@
+"""A small learned second opinion on each die the classical reader finds.
+
+The classical reader (:mod:`tablier.vision.dice`) finds pips, faces and dice by hand-written
+rules. This module classifies a grey crop around each die it reports with a tiny
+convolutional network, in plain numpy (no runtime dependency beyond numpy and OpenCV):
+
+* crop: the grey picture around the die's reported ``center``, a square window of
+  :data:`WINDOW` times its reported ``size``, drawn at :data:`SIDE` x :data:`SIDE` pixels
+  (shrunk with area averaging first when the die is large), then normalised (its own mean
+  subtracted, divided by its own standard deviation). When the board's normal is known the
+  crop is taken from the picture *rectified* (turned by the homography ``K R K^-1`` so that
+  the camera looks along the board's normal): the top face of a flat die is then a square and
+  a cocked one a leaning quad, which the net can tell apart;
+* classes (:data:`CLASSES`): the top face 1..6, ``"cocked"``, ``"not_a_die"`` and
+  ``"out_of_view"`` (the top face runs past the border: outside the picture the crop is
+  black);
+* network: three 3x3 convolutions (8, 16, 32 channels, each ReLU and 2x2 max pooling), a
+  hidden layer of 64 units fed with the pooled features plus two inputs (whether the crop
+  was rectified, and how far the ray to the die leans from the board's normal: a flat die
+  far from the rectified centre shows its side faces as much as a cocked one does), and 9
+  outputs (softmax). A rectified crop is turned so that the die leans toward its bottom.
+
+The weights live in ``dicenet.npz`` beside this module (written by
+``python -m tablier.vision.train_dicenet``); they are loaded once, when first needed.
+
+>>> import numpy as np
+>>> grey = np.full((120, 160), 90, np.uint8)
+>>> crop = crop_die(grey, (80.0, 60.0), 40.0)
+>>> crop.shape, crop.dtype.name
+((40, 40), 'float32')
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+CLASSES = ("1", "2", "3", "4", "5", "6", "cocked", "not_a_die", "out_of_view")
+"""The net's outputs, in order: the top face 1..6, a cocked die, something that is no die, a
+die whose top face runs past the picture's border."""
+COCKED = 6
+"""Index of ``"cocked"`` in :data:`CLASSES`."""
+NOT_A_DIE = 7
+"""Index of ``"not_a_die"`` in :data:`CLASSES`."""
+OUT_OF_VIEW = 8
+"""Index of ``"out_of_view"`` in :data:`CLASSES`."""
+SIDE = 40
+"""Side of the crop fed to the net, pixels."""
+WINDOW = 1.7
+"""Side of the crop window over the die's reported size."""
+WEIGHTS = Path(__file__).with_name("dicenet.npz")
+"""The committed weights."""
+
+_SHAPES: dict[str, tuple[int, ...]] = {
+    "conv1_w": (8, 1, 3, 3), "conv1_b": (8,),
+    "conv2_w": (16, 8, 3, 3), "conv2_b": (16,),
+    "conv3_w": (32, 16, 3, 3), "conv3_b": (32,),
+    "fc1_w": (64, 32 * (SIDE // 8) ** 2 + 2), "fc1_b": (64,),
+    "fc2_w": (len(CLASSES), 64), "fc2_b": (len(CLASSES),),
+}
+
+
+def _rectifier(image_size: tuple[int, int], board_normal: Sequence[float],
+               focal: float) -> NDArray[np.float64]:
+    """The homography ``K R K^-1`` that turns the camera to look along the board's normal."""
+    w, h = image_size
+    f = focal * max(w, h)
+    k = np.array([[f, 0.0, w / 2], [0.0, f, h / 2], [0.0, 0.0, 1.0]])
+    n = np.asarray(board_normal, dtype=np.float64)
+    norm = float(np.linalg.norm(n))
+    if not norm > 0 or not math.isfinite(norm):
+        raise ValueError(f"board_normal must be a non-zero vector, got {tuple(board_normal)!r}")
+    n = n / norm
+    if n[2] < 0:
+        n = -n
+    # Rotation taking n onto the optical axis z (Rodrigues about n x z).
+    axis = np.cross(n, [0.0, 0.0, 1.0])
+    s, c = float(np.linalg.norm(axis)), float(n[2])
+    rot = np.eye(3)
+    if s > 1e-9:
+        kx = axis / s
+        cross = np.array([[0.0, -kx[2], kx[1]], [kx[2], 0.0, -kx[0]], [-kx[1], kx[0], 0.0]])
+        rot = np.eye(3) + s * cross + (1 - c) * (cross @ cross)
+    out: NDArray[np.float64] = k @ rot @ np.linalg.inv(k)
+    return out
+
+
+def crop_matrix(center: tuple[float, float], size: float, image_size: tuple[int, int], *,
+                board_normal: Sequence[float] | None = None, focal: float = 0.85,
+                angle: float = 0.0, flip: bool = False,
+                window: float = WINDOW) -> NDArray[np.float64]:
+    """The 3x3 homography from image pixels to crop pixels for one die.
+
+    Args:
+        center: the die's centre (x, y), image pixels.
+        size: the die's size (edge), image pixels.
+        image_size: (width, height) of the image.
+        board_normal: the board's normal in camera coordinates, to rectify the crop; None
+            crops the picture as it is.
+        focal: focal length over the image's longer side (with ``board_normal``).
+        angle: turn of the crop about its centre, degrees (training augmentation).
+        flip: mirror the crop left-right (training augmentation).
+        window: side of the crop window over ``size``.
+
+    Returns:
+        The homography (float64, 3x3).
+
+    Raises:
+        ValueError: if ``size`` is not positive or ``board_normal`` is zero.
+    """
+    if not size > 0:
+        raise ValueError(f"die size must be positive, got {size!r}")
+    pre = np.eye(3)
+    if board_normal is not None:
+        pre = _rectifier(image_size, board_normal, focal)
+    c = pre @ np.array([center[0], center[1], 1.0])
+    cx, cy = c[0] / c[2], c[1] / c[2]
+    # Local magnification of the rectification at the centre (|det J|^0.5).
+    d = 1e-3 * size
+    pts = np.array([[center[0], center[1], 1.0], [center[0] + d, center[1], 1.0],
+                    [center[0], center[1] + d, 1.0]]).T
+    q = pre @ pts
+    q = q[:2] / q[2]
+    jac = np.stack([q[:, 1] - q[:, 0], q[:, 2] - q[:, 0]], axis=1) / d
+    local = math.sqrt(abs(float(np.linalg.det(jac))))
+    zoom = SIDE / (window * size * local)
+    a = math.radians(angle)
+    turn = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+    if board_normal is not None:
+        # Turn the crop so that the die leans (away from the rectified principal point)
+        # toward the crop's bottom: flat dice then show their side faces above the top face.
+        w, h = image_size
+        lx, ly = cx - w / 2, cy - h / 2
+        norm = math.hypot(lx, ly)
+        if norm > 1e-6:
+            turn = turn @ np.array([[ly, -lx], [lx, ly]]) / norm
+    if flip:
+        turn[0] = -turn[0]
+    half = (SIDE - 1) / 2
+    post = np.eye(3)
+    post[:2, :2] = turn * zoom
+    post[:2, 2] = [half, half]
+    post = post @ np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, 1.0]])
+    out: NDArray[np.float64] = post @ pre
+    return out
+
+
+def crop_die(grey: NDArray[np.uint8], center: tuple[float, float], size: float, *,
+             board_normal: Sequence[float] | None = None, focal: float = 0.85,
+             angle: float = 0.0, flip: bool = False) -> NDArray[np.float32]:
+    """The normalised SIDE x SIDE crop of one die, as the net takes it.
+
+    Args:
+        grey: the grey picture (HxW uint8).
+        center: the die's centre (x, y), pixels of ``grey``.
+        size: the die's size, pixels of ``grey``.
+        board_normal: the board's normal in camera coordinates (rectifies the crop) or None.
+        focal: focal length over the image's longer side.
+        angle: turn of the crop, degrees (augmentation).
+        flip: mirror the crop (augmentation).
+
+    Returns:
+        float32 SIDE x SIDE, zero mean and unit standard deviation (or all zero if flat).
+
+    Raises:
+        ValueError: if ``grey`` is not a 2-D uint8 array or ``size`` is not positive.
+    """
+    if grey.ndim != 2 or grey.dtype != np.uint8:
+        raise ValueError(f"grey must be an HxW uint8 array, got {grey.shape} {grey.dtype}")
+    h, w = grey.shape
+    mat = crop_matrix(center, size, (w, h), board_normal=board_normal, focal=focal,
+                      angle=angle, flip=flip)
+    src = grey
+    # NOTE: a bilinear warp that shrinks more than ~1.5x aliases the pips; shrink the
+    # neighbourhood with area averaging first.
+    shrink = WINDOW * size / SIDE
+    if shrink > 1.5:
+        reach = WINDOW * size * 1.2
+        x0, y0 = max(0, int(center[0] - reach)), max(0, int(center[1] - reach))
+        x1, y1 = min(w, int(center[0] + reach) + 1), min(h, int(center[1] + reach) + 1)
+        if x1 - x0 >= 2 and y1 - y0 >= 2:
+            nw = max(2, round((x1 - x0) / shrink))
+            nh = max(2, round((y1 - y0) / shrink))
+            src = np.asarray(cv2.resize(grey[y0:y1, x0:x1], (nw, nh),
+                                        interpolation=cv2.INTER_AREA), dtype=np.uint8)
+            sx, sy = nw / (x1 - x0), nh / (y1 - y0)
+            to_small = np.array([[sx, 0.0, -x0 * sx + 0.5 * sx - 0.5],
+                                 [0.0, sy, -y0 * sy + 0.5 * sy - 0.5], [0.0, 0.0, 1.0]])
+            mat = mat @ np.linalg.inv(to_small)
+    # NOTE: outside the picture is black, so that the net sees where the picture ends.
+    crop = np.asarray(cv2.warpPerspective(src, mat, (SIDE, SIDE), flags=cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_CONSTANT, borderValue=0),
+                      dtype=np.float32)
+    crop -= float(crop.mean())
+    std = float(crop.std())
+    if std > 1e-3:
+        crop /= std
+    return crop
+
+
+def lean(center: tuple[float, float], image_size: tuple[int, int],
+         board_normal: Sequence[float] | None, focal: float = 0.85) -> float:
+    """How far the ray to a die leans from the board's normal: the tangent of the angle.
+
+    Args:
+        center: the die's centre (x, y), image pixels.
+        image_size: (width, height) of the image.
+        board_normal: the board's normal in camera coordinates, or None (then 0).
+        focal: focal length over the image's longer side.
+
+    Returns:
+        tan(angle between the ray through ``center`` and the board's normal); 0 without a
+        normal.
+
+    Raises:
+        ValueError: if ``board_normal`` is zero.
+
+    >>> lean((320.0, 240.0), (640, 480), (0.0, 0.0, 1.0))
+    0.0
+    """
+    if board_normal is None:
+        return 0.0
+    w, h = image_size
+    c = _rectifier(image_size, board_normal, focal) @ np.array([center[0], center[1], 1.0])
+    return math.hypot(c[0] / c[2] - w / 2, c[1] / c[2] - h / 2) / (focal * max(w, h))
+
+
+@functools.lru_cache(maxsize=4)
+def load_weights(path: Path = WEIGHTS) -> dict[str, NDArray[np.float32]]:
+    """Load and check the net's weights (once per path).
+
+    Args:
+        path: the ``.npz`` file (default: the committed weights).
+
+    Returns:
+        The arrays by name, float32.
+
+    Raises:
+        ValueError: if the file is missing, not an ``.npz``, or an array is missing or of the
+            wrong shape.
+    """
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: np.asarray(data[k], dtype=np.float32) for k in data.files}
+    except (OSError, ValueError, EOFError) as exc:
+        raise ValueError(f"dice net weights {path.name!r} cannot be read: {exc}") from exc
+    for key, shape in _SHAPES.items():
+        if key not in arrays:
+            raise ValueError(f"dice net weights {path.name!r} lack the array {key!r}")
+        if arrays[key].shape != shape:
+            raise ValueError(f"dice net weights {path.name!r}: {key} has shape "
+                             f"{arrays[key].shape}, expected {shape}")
+        if not np.isfinite(arrays[key]).all():
+            raise ValueError(f"dice net weights {path.name!r}: {key} is not finite")
+    return arrays
+
+
+def _conv_relu_pool(x: NDArray[np.float32], w: NDArray[np.float32],
+                    b: NDArray[np.float32]) -> NDArray[np.float32]:
+    """3x3 convolution (zero padding 1), ReLU, 2x2 max pooling; x is (N, C, H, W)."""
+    n, c, h, wd = x.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    cols = np.lib.stride_tricks.sliding_window_view(xp, (3, 3), axis=(2, 3))  # N C H W 3 3
+    cols = cols.transpose(0, 2, 3, 1, 4, 5).reshape(n * h * wd, c * 9)
+    out = cols @ w.reshape(w.shape[0], -1).T + b
+    out = np.maximum(out, 0.0).reshape(n, h, wd, -1).transpose(0, 3, 1, 2)
+    pooled = out.reshape(n, out.shape[1], h // 2, 2, wd // 2, 2).max(axis=(3, 5))
+    return np.asarray(pooled, dtype=np.float32)
+
+
+def forward(crops: NDArray[np.float32], extra: NDArray[np.float32], *,
+            weights: dict[str, NDArray[np.float32]] | None = None) -> NDArray[np.float32]:
+    """Class probabilities of a batch of crops.
+
+    Args:
+        crops: (N, SIDE, SIDE) float32, as :func:`crop_die` makes them.
+        extra: (N, 2): 1.0 where the crop was rectified by the board's normal (else 0.0), and
+            the die's :func:`lean` (0.0 when not rectified).
+        weights: the arrays of :func:`load_weights`; the committed ones when None.
+
+    Returns:
+        (N, len(CLASSES)) float32 probabilities (rows sum to 1).
+
+    Raises:
+        ValueError: if the crops are not (N, SIDE, SIDE) or the weights are bad.
+    """
+    if crops.ndim != 3 or crops.shape[1:] != (SIDE, SIDE):
+        raise ValueError(f"crops must be (N, {SIDE}, {SIDE}), got {crops.shape}")
+    if extra.shape != (len(crops), 2):
+        raise ValueError(f"extra must be ({len(crops)}, 2), got {extra.shape}")
+    p = weights if weights is not None else load_weights()
+    x = np.asarray(crops, dtype=np.float32)[:, None]
+    for k in (1, 2, 3):
+        x = _conv_relu_pool(x, p[f"conv{k}_w"], p[f"conv{k}_b"])
+    feats = np.concatenate([x.reshape(len(x), -1), np.asarray(extra, np.float32)], axis=1)
+    hidden = np.maximum(feats @ p["fc1_w"].T + p["fc1_b"], 0.0)
+    logits = hidden @ p["fc2_w"].T + p["fc2_b"]
+    logits -= logits.max(axis=1, keepdims=True)
+    e = np.exp(logits)
+    return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)
+
+
+def classify(grey: NDArray[np.uint8], dice: Sequence[tuple[tuple[float, float], float]], *,
+             board_normal: Sequence[float] | None = None, focal: float = 0.85,
+             weights_path: Path = WEIGHTS) -> NDArray[np.float32]:
+    """Class probabilities of each die (centre, size) on a grey picture.
+
+    Args:
+        grey: the grey picture (HxW uint8) the centres and sizes are given in.
+        dice: (center (x, y), size) of each die.
+        board_normal: the board's normal in camera coordinates, or None.
+        focal: focal length over the image's longer side.
+        weights_path: the weights file.
+
+    Returns:
+        (len(dice), len(CLASSES)) float32 probabilities.
+
+    Raises:
+        ValueError: if the weights file is bad or a size is not positive.
+    """
+    weights = load_weights(weights_path)
+    if not dice:
+        return np.zeros((0, len(CLASSES)), np.float32)
+    crops = np.stack([crop_die(grey, c, s, board_normal=board_normal, focal=focal)
+                      for c, s in dice])
+    h, w = grey.shape
+    extra = np.array([(0.0 if board_normal is None else 1.0,
+                       lean(c, (w, h), board_normal, focal)) for c, _ in dice], np.float32)
+    return forward(crops, extra, weights=weights)
