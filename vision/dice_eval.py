@@ -32,7 +32,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -161,6 +161,37 @@ def load_rendered_set(folder: Path) -> list[Sample]:
     return samples
 
 
+def nearest_report(box: tuple[float, float, float, float], found: Sequence[Die],
+                   claimed: Container[int]) -> int | None:
+    """The matching rule: the unclaimed report nearest the box's centre, among those whose
+    centre lies inside the box grown by ``GROW`` times its longer side on every side.
+
+    Args:
+        box: a true die's (x0, y0, x1, y1).
+        found: the reports.
+        claimed: indices of reports already matched.
+
+    Returns:
+        The index in ``found``, or None.
+
+    Raises:
+        Nothing.
+    """
+    x0, y0, x1, y1 = box
+    grow = GROW * max(x1 - x0, y1 - y0)
+    tcx, tcy = (x0 + x1) / 2, (y0 + y1) / 2
+    best: tuple[float, int] | None = None
+    for k, d in enumerate(found):
+        if k in claimed:
+            continue
+        x, y = d.center
+        if x0 - grow <= x <= x1 + grow and y0 - grow <= y <= y1 + grow:
+            dist = math.hypot(x - tcx, y - tcy)
+            if best is None or dist < best[0]:
+                best = (dist, k)
+    return None if best is None else best[1]
+
+
 def score_image(truth: Sequence[TrueDie], found: Sequence[Die]) -> tuple[int, int, int, int,
                                                                          int, list[str]]:
     """Match reports to true dice by the module's rule and count.
@@ -180,17 +211,8 @@ def score_image(truth: Sequence[TrueDie], found: Sequence[Die]) -> tuple[int, in
     errors: list[str] = []
     for t in truth:
         x0, y0, x1, y1 = t.box
-        grow = GROW * max(x1 - x0, y1 - y0)
         tcx, tcy = (x0 + x1) / 2, (y0 + y1) / 2
-        best: tuple[float, int] | None = None
-        for k, d in enumerate(found):
-            if k in claimed:
-                continue
-            x, y = d.center
-            if x0 - grow <= x <= x1 + grow and y0 - grow <= y <= y1 + grow:
-                dist = math.hypot(x - tcx, y - tcy)
-                if best is None or dist < best[0]:
-                    best = (dist, k)
+        best = nearest_report(t.box, found, claimed)
         if best is None:
             if not t.optional:
                 counted += 1
@@ -198,8 +220,8 @@ def score_image(truth: Sequence[TrueDie], found: Sequence[Die]) -> tuple[int, in
                 errors.append(f"missed {t.value} @({tcx:.0f},{tcy:.0f})")
             continue
         counted += 1
-        claimed.add(best[1])
-        d = found[best[1]]
+        claimed.add(best)
+        d = found[best]
         if d.value == t.value:
             correct += 1
         else:

@@ -45,7 +45,13 @@ import numpy as np
 from numpy.typing import NDArray
 from tablier.vision import dicenet
 from tablier.vision.dice import DiceConfig, Die, _second_opinion, load_image, read_dice
-from tablier.vision.dice_eval import GROW, Sample, load_real_set, load_rendered_set, score_image
+from tablier.vision.dice_eval import (
+    Sample,
+    load_real_set,
+    load_rendered_set,
+    nearest_report,
+    score_image,
+)
 from tablier.vision.render_dice import write_set
 
 TRAIN_SEEDS = (10000, 3500)
@@ -101,20 +107,9 @@ def match(truth: Sequence[_Truth], found: Sequence[Die]) -> dict[int, int]:
     """
     claimed: dict[int, int] = {}
     for i, t in enumerate(truth):
-        x0, y0, x1, y1 = t.box
-        grow = GROW * max(x1 - x0, y1 - y0)
-        tcx, tcy = (x0 + x1) / 2, (y0 + y1) / 2
-        best: tuple[float, int] | None = None
-        for k, d in enumerate(found):
-            if k in claimed:
-                continue
-            x, y = d.center
-            if x0 - grow <= x <= x1 + grow and y0 - grow <= y <= y1 + grow:
-                dist = math.hypot(x - tcx, y - tcy)
-                if best is None or dist < best[0]:
-                    best = (dist, k)
+        best = nearest_report(t.box, found, claimed)
         if best is not None:
-            claimed[best[1]] = i
+            claimed[best] = i
     return claimed
 
 
