@@ -77,9 +77,9 @@ def test_dice_on_small_frames(session: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def leaning_frames() -> list[tuple[float, tuple[float, float], tuple[float, float], Any]]:
+def leaning_frames() -> list[tuple[tuple[float, float], tuple[float, float], Scene, Any]]:
     """Four 1640x1232 boards (seeds 900..903), each with a die leaning 45 degrees and a flat
-    die: (tilt, leaning die's place, flat die's place, observation)."""
+    die: (leaning die's place, flat die's place, scene, observation)."""
     g = BoardGeometry()
     out = []
     for seed in range(900, 904):
@@ -95,14 +95,15 @@ def leaning_frames() -> list[tuple[float, tuple[float, float], tuple[float, floa
                       dice=(DieSpec(int(rng.integers(1, 7)), lean, 20.0, cocked=45.0),
                             DieSpec(int(rng.integers(1, 7)), flat, 35.0)))
         frame = render_frame(scene, style=style, camera=cam, seed=seed, geometry=g)
-        out.append((45.0, lean, flat, (scene, rec.recognize(frame.image))))
+        out.append((lean, flat, scene, rec.recognize(frame.image)))
     return out
 
 
 def test_a_leaning_die_is_cocked_and_a_flat_one_is_read(
-        leaning_frames: list[tuple[float, tuple[float, float], tuple[float, float], Any]]) -> None:
+        leaning_frames: list[tuple[tuple[float, float], tuple[float, float], Scene, Any]]
+) -> None:
     cocked = 0
-    for _, lean, flat, (scene, obs) in leaning_frames:
+    for lean, flat, scene, obs in leaning_frames:
         near_flat = [d for d in obs.dice if math.dist(d.center_mm, flat) < 12]
         assert [d.value for d in near_flat] == [scene.dice[1].value]
         near_lean = [d for d in obs.dice if math.dist(d.center_mm, lean) < 12]

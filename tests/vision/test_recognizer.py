@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from tablier.engine import Color
+from tablier.vision.dice import Die
 from tablier.vision.errors import BadFrameError, BoardNotFoundError
 from tablier.vision.evaluate import frames
 from tablier.vision.imageio import read_image
@@ -126,14 +126,6 @@ def test_position_of_the_visible_stacks(small_session: Path,
     pytest.fail("no unoccluded frame in the small session")
 
 
-@dataclass(frozen=True)
-class _StubDie:
-    value: int | None
-    center: tuple[float, float]
-    size: float
-    confidence: float
-    reason: str | None
-
 
 def _dice_truth(small_session: Path) -> tuple[Path, list[dict[str, object]]]:
     for img, truth_path in _pairs(small_session):
@@ -148,10 +140,10 @@ def test_each_candidate_view_is_read_alone(small_session: Path,
     img, _ = _dice_truth(small_session)
     views: list[tuple[int, int]] = []
 
-    def reader(view: Image) -> list[_StubDie]:
+    def reader(view: Image) -> list[Die]:
         views.append(view.shape[:2])
         h, w = view.shape[:2]
-        return [_StubDie(3, (w / 2, h / 2), w / 3, 1.0, None)]
+        return [Die(3, (w / 2, h / 2), w / 3, 1.0, None)]
 
     rec = Recognizer(small_recognizer.calibration, dice_reader=reader, dice_count=0)
     obs = rec.recognize(read_image(img))
@@ -171,12 +163,12 @@ def test_a_die_cut_by_the_view_border_is_read_again_centred(
     img, _ = _dice_truth(small_session)
     calls: list[int] = []
 
-    def reader(view: Image) -> list[_StubDie]:
+    def reader(view: Image) -> list[Die]:
         calls.append(1)
         h, w = view.shape[:2]
         if len(calls) == 1:  # a die at the first view's right border
-            return [_StubDie(None, (w - 2.0, h / 2), w / 3, 0.5, "out_of_view")]
-        return [_StubDie(5, (w / 2, h / 2), w / 3, 1.0, None)] if len(calls) == 2 else []
+            return [Die(None, (w - 2.0, h / 2), w / 3, 0.5, "out_of_view")]
+        return [Die(5, (w / 2, h / 2), w / 3, 1.0, None)] if len(calls) == 2 else []
 
     rec = Recognizer(small_recognizer.calibration, dice_reader=reader, dice_count=1)
     first_center: list[tuple[float, float]] = []
