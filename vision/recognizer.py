@@ -244,9 +244,13 @@ def _default_dice_reader() -> DiceFn | None:
     # give rough normals: a die is judged cocked from STRAIGHT_VIEW_COCKED degrees. The dice
     # net was trained on whole camera frames; on these small views it lost dice (rendered
     # board validation set, seed 31000): rules alone.
+    # NOTE: the views are drawn at the scale the reader reads best, so it must not halve
+    # them when their pips look large (``large_pip``): halved, a view's pips of 3 px lost
+    # faces (a three read as a one) on the tuning boards.
     cfg = module.DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=STRAIGHT_VIEW_FOCAL,
                             side_vote=math.inf, cocked_angle_board=STRAIGHT_VIEW_COCKED,
-                            cocked_angle_small=STRAIGHT_VIEW_COCKED, net=False)
+                            cocked_angle_small=STRAIGHT_VIEW_COCKED, net=False,
+                            large_pip=math.inf)
 
     def read(image: Image) -> Sequence[Any]:
         return tuple(module.read_dice(cfg, image).dice)
@@ -257,8 +261,8 @@ class Recognizer:
     """Reads calibrated frames; build once per calibration, then call :meth:`recognize`."""
 
     def __init__(self, calibration: Calibration, *, dice_reader: DiceFn | None = None,
-                 dice_scale: float = 5.0, dice_zoom: float = 2.0, dice_min_scale: float = 4.0,
-                 dice_sharpen: float = 2.5, sharpen_zoom: float = 2.5, dim_view: float = 160.0,
+                 dice_scale: float = 5.0, dice_sharpen: float = 2.5, sharpen_zoom: float = 3.0,
+                 dim_view: float = 160.0,
                  max_dice_candidates: int = 32, candidate_scale: float = 1.6,
                  candidate_depth: float = 0.15, candidate_body: float = 0.6,
                  dice_view: float = 48.0, dice_count: int = 2) -> None:
@@ -270,9 +274,8 @@ class Recognizer:
                 ``center``, ``size``, ``confidence``, ``reason``; the project's
                 ``tablier.vision.dice`` reader when None.
             dice_scale: pixels per millimetre of the small straightened views around dice
-                candidates given to the dice reader (capped by the camera's own resolution).
-            dice_zoom: views are drawn at this many times the camera's own resolution.
-            dice_min_scale: views are drawn at least this many pixels per millimetre.
+                candidates given to the dice reader, whatever the camera's own resolution:
+                a die's pips come out about 8 px in radius, which the reader reads whole.
             dice_sharpen: when a view magnifies the camera's pixels more than ``sharpen_zoom``
                 times, its edges are strengthened by this much (unsharp mask of 0.7 mm).
             sharpen_zoom: see ``dice_sharpen``.
@@ -298,8 +301,6 @@ class Recognizer:
         self._dice = dice_reader if dice_reader is not None else _default_dice_reader()
         self._dice_scale = dice_scale
         self._max_candidates = max_dice_candidates
-        self._dice_zoom = dice_zoom
-        self._dice_min_scale = dice_min_scale
         self._dice_sharpen = dice_sharpen
         self._sharpen_zoom = sharpen_zoom
         self._dim_view = dim_view
@@ -422,9 +423,10 @@ class Recognizer:
         g = self.calibration.geometry
         x0, y0, x1, y1 = g.surface
         native = float(np.linalg.norm(np.subtract(quad.quad[1], quad.quad[0]))) / g.size[0]
-        # NOTE: the dice reader wants pips of a few pixels: views are drawn at dice_zoom times
-        # the camera's own resolution, at least 3 px/mm, at most dice_scale.
-        s = min(self._dice_scale, max(self._dice_min_scale, self._dice_zoom * native))
+        # NOTE: one scale for every camera: the reader sees dice of one size (80 px) whether
+        # the frame is 1024 or 1640 px wide (chosen on the tuning boards: 4 and 6 px/mm read
+        # fewer dice at 1024 px than 5).
+        s = self._dice_scale
         size = int(2 * self._dice_half * s)
         half = size / s / 2
         cands = self._dice_candidates(image, quad, rect, gain)
@@ -459,7 +461,8 @@ class Recognizer:
             if self._dice_sharpen > 0 and s > self._sharpen_zoom * native:
                 # NOTE: a view drawn from a few camera pixels per pip is soft; strengthening
                 # its edges gives the reader pips of a clear outline (chosen on the tuning
-                # sets at 1024x768: dice of 17 px).
+                # sets at 1024x768: dice of 17 px). At 1640x1232 (magnified 2.6 times)
+                # sharpening made stray dice of dame rims on the tuning boards.
                 soft = cv2.GaussianBlur(view, (0, 0), 0.7 * s)
                 view = np.asarray(cv2.addWeighted(view, 1 + self._dice_sharpen, soft,
                                                   -self._dice_sharpen, 0), np.uint8)
