@@ -70,6 +70,10 @@ class DiceConfig:
     """Largest shape difference between two pips of one face (affine-invariant measure)."""
     body_tolerance: float = 0.18
     """Largest relative difference of the die body's grey around two pips of one face."""
+    depth_ratio: float = 0.5
+    """Least ratio of the fainter to the deeper of two pips of one face, each pip's depth
+    being how much darker it is than its body, over its body's grey (one ink: a die's edge
+    or a dame's rim beside a face is fainter)."""
     shape_noise: float = 0.0
     """Extra shape difference allowed between pips of radius r pixels: shape_noise / r."""
     link: float = 9.5
@@ -602,6 +606,14 @@ def _components(n: int, edges: Iterable[tuple[int, int]]) -> list[list[int]]:
     return list(groups.values())
 
 
+def _lit_alike(cfg: DiceConfig, a: _Pip, b: _Pip) -> bool:
+    """Whether two pips may be of one face by their light: on evenly lit body, of one ink."""
+    if abs(a.body - b.body) > cfg.body_tolerance * max(a.body, b.body):
+        return False
+    da, db = (a.body - a.dark) / a.body, (b.body - b.dark) / b.body
+    return min(da, db) >= cfg.depth_ratio * max(da, db)
+
+
 def _find_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) -> list[_Face]:
     n = len(pips)
     edges = []
@@ -625,8 +637,7 @@ def _find_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) 
             continue
         if _shape_distance(a.cov, b.cov) > cfg.shape_tolerance + cfg.shape_noise / small:
             continue
-        # Pips of one face sit on one evenly lit face.
-        if abs(a.body - b.body) > cfg.body_tolerance * max(a.body, b.body):
+        if not _lit_alike(cfg, a, b):
             continue
         edges.append((int(i), int(j)))
     faces: list[_Face] = []
@@ -675,7 +686,7 @@ def _pair_twos(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip],
                 continue
             if _shape_distance(a.cov, b.cov) > cfg.shape_tolerance:
                 continue
-            if abs(a.body - b.body) > cfg.body_tolerance * max(a.body, b.body):
+            if not _lit_alike(cfg, a, b):
                 continue
             if not _clear_between(cfg, grey, a, b):
                 continue
@@ -720,7 +731,7 @@ def _partition(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int]) -> list[
             a, b = pips[i], pips[j]
             if math.hypot(b.x - a.x, b.y - a.y) > reach * (a.radius + b.radius) / 2:
                 continue
-            if abs(a.body - b.body) > cfg.body_tolerance * max(a.body, b.body):
+            if not _lit_alike(cfg, a, b):
                 continue
             if _shape_distance(a.cov, b.cov) > cfg.shape_tolerance + cfg.shape_noise / min(
                     a.radius, b.radius):

@@ -263,7 +263,7 @@ class Recognizer:
     def __init__(self, calibration: Calibration, *, dice_reader: DiceFn | None = None,
                  dice_scale: float = 5.0, dice_sharpen: float = 2.5, sharpen_zoom: float = 3.0,
                  dim_view: float = 160.0,
-                 max_dice_candidates: int = 32, candidate_scale: float = 1.6,
+                 max_dice_candidates: int = 64, candidate_scale: float = 1.6,
                  candidate_depth: float = 0.15, candidate_body: float = 0.6,
                  dice_view: float = 48.0, dice_count: int = 2) -> None:
         """Derive the probes and load the dice reader.

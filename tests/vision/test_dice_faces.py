@@ -47,6 +47,30 @@ def test_two_pips_across_a_dark_gap_are_no_two() -> None:
     assert 2 not in [f.value for f in faces]
 
 
+def _one_and_a_faint_speck() -> NDArray[np.uint8]:
+    # a one, and where a two's second pip would be, a speck of half its darkness (the gap at
+    # a die's corner against its shadow or a dame's rim, seen on the tuning boards)
+    img = _body()
+    _face(img, (100, 80), 34, [(0, 0)], 4.0)
+    cv2.circle(img, (120 * 16, 100 * 16), round(5.5 * 16), 150, -1, cv2.LINE_AA, shift=4)
+    return img
+
+
+def test_a_faint_speck_beside_a_one_is_no_second_pip() -> None:
+    img = _one_and_a_faint_speck()
+    assert [d.value for d in read_dice(DiceConfig(net=False), img).dice] == [1]
+
+
+def test_a_speck_as_dark_as_the_pip_makes_a_two() -> None:
+    # the same picture with the speck inked like the pip: a two (the rule is about ink)
+    img = _body()
+    _face(img, (100, 80), 34, [(0, 0), (20, 20)], 4.0)
+    assert [d.value for d in read_dice(DiceConfig(net=False), img).dice] == [2]
+    # and with the rule switched off, the faint speck made a two
+    faint = _one_and_a_faint_speck()
+    assert [d.value for d in read_dice(DiceConfig(net=False, depth_ratio=0.0), faint).dice] == [2]
+
+
 def test_a_top_face_and_a_side_face_linked_together_are_parted() -> None:
     # a four beside a six with pips alike, near enough for their pips to link into one group
     # (their pips on one grid: the gap between the faces is the pips' own spacing)
