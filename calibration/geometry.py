@@ -61,6 +61,8 @@ class BoardGeometry:
     """Diameter of a rail hole, mm."""
     jeton_diameter: float = 22.0
     """Diameter of a jeton, mm."""
+    die_size: float = 16.0
+    """Edge of a die, mm."""
     marker_size: float = 38.0
     """Side of the black square of one ArUco marker, mm (centred on a corner block)."""
 

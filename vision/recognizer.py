@@ -265,7 +265,8 @@ class Recognizer:
                  dim_view: float = 160.0,
                  max_dice_candidates: int = 64, candidate_scale: float = 1.6,
                  candidate_depth: float = 0.15, candidate_body: float = 0.6,
-                 dice_view: float = 48.0, dice_count: int = 2) -> None:
+                 dice_view: float = 48.0, dice_count: int = 2,
+                 die_sizes: tuple[float, float] = (0.5, 1.5)) -> None:
         """Derive the probes and load the dice reader.
 
         Args:
@@ -292,6 +293,9 @@ class Recognizer:
                 rim nearby (a die is 16 mm).
             dice_count: the search stops once this many dice are read (0: look at every
                 candidate).
+            die_sizes: a sighting whose size is outside this range, as a share of the
+                board's die (``BoardGeometry.die_size``), is no die (the rims of a pile of
+                dames read as small cocked dice).
 
         Raises:
             CalibrationError: if the calibration does not fit this tablier (stale).
@@ -308,6 +312,9 @@ class Recognizer:
         self._cand_depth = candidate_depth
         self._cand_body = candidate_body
         self._dice_count = dice_count
+        g = calibration.geometry
+        self._die_mm = (die_sizes[0] * g.die_size, die_sizes[1] * g.die_size)
+        """Least and largest size of a die sighting, mm."""
         self._dice_half = dice_view / 2
         """Half the side of each view given to the dice reader, mm."""
 
@@ -467,6 +474,8 @@ class Recognizer:
                 view = np.asarray(cv2.addWeighted(view, 1 + self._dice_sharpen, soft,
                                                   -self._dice_sharpen, 0), np.uint8)
             for d in self._dice(view):
+                if not self._die_mm[0] <= float(d.size) / s <= self._die_mm[1]:
+                    continue
                 c_mm = (float(d.center[0]) / s + cx - half, float(d.center[1]) / s + cy - half)
                 if d.reason == "out_of_view":
                     # NOTE: a die cut by the view's border is read again in a view centred

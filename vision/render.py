@@ -41,8 +41,6 @@ RGB = tuple[int, int, int]
 Image = npt.NDArray[np.uint8]
 ARUCO_DICT = cv2.aruco.DICT_4X4_50
 """The ArUco dictionary of the corner markers."""
-DIE_SIZE_MM = 16.0
-"""Edge of a die, mm."""
 _MARGIN_MM = 260.0
 
 
@@ -631,7 +629,7 @@ def _draw_dice(p: _Painter, dice: Sequence[DieSpec]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for d in dice:
         x, y = p.px(d.center)
-        t = render(p.img, value=d.value, center=(x / _ONE, y / _ONE), size=DIE_SIZE_MM * p.s,
+        t = render(p.img, value=d.value, center=(x / _ONE, y / _ONE), size=p.g.die_size * p.s,
                    rotation=d.rotation, cocked=d.cocked)
         info = t if isinstance(t, dict) else t.to_json()
         c = info["center"]

@@ -60,5 +60,12 @@ def test_geometry_round_trips_and_refuses_nonsense() -> None:
         BoardGeometry.from_dict({"rails": 40})
     with pytest.raises(ValueError):
         G.field_axis(25)
+
+
+def test_a_geometry_saved_before_the_die_size_loads_with_the_usual_die() -> None:
+    # calibration files written before die_size existed name every other dimension
+    old = {k: v for k, v in G.to_dict().items() if k != "die_size"}
+    assert BoardGeometry.from_dict(old).die_size == 16.0
+    assert BoardGeometry.from_dict(G.to_dict() | {"die_size": 19}).die_size == 19
     with pytest.raises(ValueError):
         G.hole_center(Color.WHITE, 13)
