@@ -4,6 +4,10 @@ A set is a folder holding one or more *sessions*; a session is a folder with a
 ``calibration.json`` and frames ``NAME.jpg`` each with its truth ``NAME.json`` (as written by
 :func:`tablier.vision.render.write_frame`). ``reference.jpg`` (the calibration frame) is not
 scored. Run ``python -m tablier.vision.evaluate SET --out results.csv`` or ``tablier eval SET``.
+
+Dice per die: a true die is right when exactly one sighting lies within 12 mm of it (three
+quarters of a die) and reads its value (or its reason's None); a sighting within 12 mm of no
+true die is a stray and counts as one more die, read wrong: accuracy = right / (true + stray).
 """
 
 from __future__ import annotations
@@ -139,7 +143,8 @@ def score(obs: Observation, truth: dict[str, Any], report: Report) -> dict[str, 
     t["markers (board)"].add(obs.board_source == "markers" and quad_err < 0.01 * diag)
     row: dict[str, Any] = {"occluded_truth": occluded, "occluded_seen": obs.occluded,
                            "quad_error_px": round(quad_err, 2), "colour_errors": 0,
-                           "count_errors": 0, "dice_errors": 0, "dice": 0, "marks_ok": ""}
+                           "count_errors": 0, "dice_errors": 0, "dice": 0, "stray_dice": 0,
+                           "marks_ok": ""}
     if occluded:
         return row
     seen = {r.field: r for r in obs.fields}
@@ -151,13 +156,20 @@ def score(obs: Observation, truth: dict[str, Any], report: Report) -> dict[str, 
         t["visible count per field"].add(count_ok)
         row["colour_errors"] += not colour_ok
         row["count_errors"] += not count_ok
-    size_mm = 16.0
+    reach = 0.75 * 16.0  # mm: three quarters of a die
     for td in truth["dice"]:
-        near = [d for d in obs.dice if math.dist(d.center_mm, td["center_mm"]) < 0.75 * size_mm]
+        near = [d for d in obs.dice if math.dist(d.center_mm, td["center_mm"]) < reach]
         ok = len(near) == 1 and near[0].value == td["value"]
         t["dice per die"].add(ok)
         row["dice"] += 1
         row["dice_errors"] += not ok
+    # A die seen where there is none counts as one more die read wrong (at the board it is a
+    # third die, or a bad throw that was not).
+    stray = sum(all(math.dist(d.center_mm, td["center_mm"]) >= reach for td in truth["dice"])
+                for d in obs.dice)
+    t["dice per die"].add(False, stray)
+    row["stray_dice"] = stray
+    row["dice_errors"] += stray
     if obs.marks is not None:
         expected = marks_truth_reading(truth["marks"])
         got = obs.marks

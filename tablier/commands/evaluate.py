@@ -3,7 +3,8 @@
 SET is a folder of sessions (each a calibration.json with frames NAME.jpg + NAME.json truth),
 e.g. fixtures/vision/measure. Prints a table (dice per die, colour per field, visible count per
 field, markers, jetons/fichets/pavillon, occlusion; median and p90 milliseconds per stage) and
-writes one CSV row per frame. Example:
+writes one CSV row per frame. A die seen where there is none counts as a die read wrong.
+Example:
 
     tablier eval fixtures/vision/measure --out results.csv
 """

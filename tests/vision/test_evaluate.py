@@ -1,0 +1,47 @@
+"""Scoring one observation against its truth (tablier eval's counts)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from tablier.vision.evaluate import Report, score
+
+
+def _obs(*dice: tuple[int | None, tuple[float, float]]) -> Any:
+    quad = ((0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0))
+    return SimpleNamespace(occluded=False, quad=quad, board_source="markers", fields=(),
+                           marks=None,
+                           dice=tuple(SimpleNamespace(value=v, center_mm=c) for v, c in dice))
+
+
+TRUTH = {"occluded": False, "quad": [[0, 0], [100, 0], [100, 100], [0, 100]],
+         "image": [100, 100], "fields": [],
+         "dice": [{"value": 3, "center_mm": [100.0, 100.0]},
+                  {"value": None, "reason": "cocked", "center_mm": [300.0, 200.0]}]}
+
+
+def test_both_dice_right() -> None:
+    report = Report()
+    row = score(_obs((3, (105.0, 100.0)), (None, (300.0, 195.0))), TRUTH, report)
+    tally = report.tallies["dice per die"]
+    assert (tally.correct, tally.total) == (2, 2)
+    assert (row["dice"], row["dice_errors"], row["stray_dice"]) == (2, 0, 0)
+
+
+def test_a_wrong_value_and_a_die_too_far_away() -> None:
+    # 12 mm is the reach: the cocked die's sighting 13 mm off is no sighting of it
+    report = Report()
+    row = score(_obs((4, (100.0, 100.0)), (None, (313.0, 200.0))), TRUTH, report)
+    tally = report.tallies["dice per die"]
+    assert tally.correct == 0
+    assert row["stray_dice"] == 1 and tally.total == 3 and row["dice_errors"] == 3
+
+
+def test_a_stray_die_counts_as_a_die_read_wrong() -> None:
+    report = Report()
+    row = score(_obs((3, (100.0, 100.0)), (None, (300.0, 200.0)), (None, (500.0, 300.0))),
+                TRUTH, report)
+    tally = report.tallies["dice per die"]
+    assert (tally.correct, tally.total) == (2, 3)
+    assert (row["dice"], row["dice_errors"], row["stray_dice"]) == (2, 1, 1)
