@@ -291,8 +291,9 @@ class Recognizer:
             dice_view: side (mm) of each straightened view given to the dice reader, centred
                 on a place: wide enough for a die whose place was drawn off it by a dame's
                 rim nearby (a die is 16 mm).
-            dice_count: the search stops once this many dice are read (0: look at every
-                candidate).
+            dice_count: how many dice are played with: the search stops once this many are
+                read, and then a die seen but unread is dropped (0: look at every candidate
+                and keep every sighting).
             die_sizes: a sighting whose size is outside this range, as a share of the
                 board's die (``BoardGeometry.die_size``), is no die (the rims of a pile of
                 dames read as small cocked dice).
@@ -499,6 +500,11 @@ class Recognizer:
             out.append(DieSighting(value=value, center=(float(c_px[0]), float(c_px[1])),
                                    center_mm=c_mm, size=float(d.size) / s * native,
                                    confidence=float(d.confidence), reason=reason))
+        readings = [o for o in out if o.value is not None]
+        if self._dice_count and len(readings) >= self._dice_count:
+            # NOTE: with every die of the game read, an unread sighting is no die (the rims of
+            # a pile of dames read as a cocked die): kept, it would make a good throw a bad one.
+            return tuple(readings)
         return tuple(out)
 
     def recognize(self, frame: Image, *, previous: Observation | None = None) -> Observation:

@@ -209,3 +209,26 @@ def test_a_sighting_far_from_a_die_s_size_is_no_die(small_session: Path,
     obs = Recognizer(small_recognizer.calibration, dice_reader=reader).recognize(
         read_image(img))
     assert bool(obs.dice) is kept
+
+
+def test_with_both_dice_read_an_unread_sighting_is_dropped(small_session: Path,
+                                                           small_recognizer: Recognizer) -> None:
+    # the first place looked at shows a "cocked die" (a pile's rims), the next two read dice
+    img, _ = _dice_truth(small_session)
+    calls: list[int] = []
+
+    def reader(view: Image) -> list[Die]:
+        calls.append(1)
+        h, w = view.shape[:2]
+        if len(calls) == 1:
+            return [Die(None, (w / 2, h / 2), w / 3, 0.6, "cocked")]
+        return [Die(4, (w / 2, h / 2), w / 3, 1.0, None)]
+
+    obs = Recognizer(small_recognizer.calibration, dice_reader=reader).recognize(
+        read_image(img))
+    assert [d.value for d in obs.dice] == [4, 4] and obs.throw is not None
+    # looking at every place (dice_count=0), every sighting is kept
+    calls.clear()
+    every = Recognizer(small_recognizer.calibration, dice_reader=reader,
+                       dice_count=0).recognize(read_image(img))
+    assert [d.reason for d in every.dice].count("cocked") == 1
