@@ -60,6 +60,8 @@ def test_geometry_round_trips_and_refuses_nonsense() -> None:
         BoardGeometry.from_dict({"rails": 40})
     with pytest.raises(ValueError):
         G.field_axis(25)
+    with pytest.raises(ValueError):
+        G.hole_center(Color.WHITE, 13)
 
 
 def test_a_geometry_saved_before_the_die_size_loads_with_the_usual_die() -> None:
@@ -67,5 +69,3 @@ def test_a_geometry_saved_before_the_die_size_loads_with_the_usual_die() -> None
     old = {k: v for k, v in G.to_dict().items() if k != "die_size"}
     assert BoardGeometry.from_dict(old).die_size == 16.0
     assert BoardGeometry.from_dict(G.to_dict() | {"die_size": 19}).die_size == 19
-    with pytest.raises(ValueError):
-        G.hole_center(Color.WHITE, 13)

@@ -190,7 +190,6 @@ def test_a_die_cut_by_the_view_border_is_read_again_centred(
     assert 0.75 * half < die.center_mm[0] - cx < 1.07 * half and abs(die.center_mm[1] - cy) < 1.0
 
 
-
 @pytest.mark.parametrize(("share", "kept"), [(0.3, False), (0.55, True), (1.0, True),
                                              (1.4, True), (2.0, False)])
 def test_a_sighting_far_from_a_die_s_size_is_no_die(small_session: Path,
@@ -200,10 +199,11 @@ def test_a_sighting_far_from_a_die_s_size_is_no_die(small_session: Path,
     # (16 mm): small ones are what the rims of a pile of dames give
     img, _ = _dice_truth(small_session)
     g = small_recognizer.calibration.geometry
+    view_mm = 2 * small_recognizer._dice_half
 
     def reader(view: Image) -> list[Die]:
         h, w = view.shape[:2]
-        die_px = w * g.die_size / 48.0  # the views are 48 mm wide
+        die_px = w * g.die_size / view_mm
         return [Die(None, (w / 2, h / 2), share * die_px, 0.6, "cocked")]
 
     obs = Recognizer(small_recognizer.calibration, dice_reader=reader).recognize(
