@@ -28,8 +28,8 @@ from tablier.vision.imageio import read_image
 from tablier.vision.marks import marks_truth_reading
 from tablier.vision.recognizer import Observation, Recognizer
 
-METRICS = ("dice per die", "colour per field", "visible count per field", "markers (board)",
-           "jetons/fichets/pavillon", "occlusion")
+METRICS = ("dice per die", "bad throws judged bad", "colour per field", "visible count per field",
+           "markers (board)", "jetons/fichets/pavillon", "occlusion")
 """The rows of the accuracy table, in order."""
 
 
@@ -161,6 +161,10 @@ def score(obs: Observation, truth: dict[str, Any], report: Report) -> dict[str, 
         near = [d for d in obs.dice if math.dist(d.center_mm, td["center_mm"]) < reach]
         ok = len(near) == 1 and near[0].value == td["value"]
         t["dice per die"].add(ok)
+        if td["value"] is None:
+            # A die cocked (or otherwise bad) is also counted apart: it is rare in a set, and
+            # "dice per die" would hide how many of them are let through as a throw.
+            t["bad throws judged bad"].add(ok)
         row["dice"] += 1
         row["dice_errors"] += not ok
     # A die seen where there is none counts as one more die read wrong (at the board it is a

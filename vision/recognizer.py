@@ -227,12 +227,25 @@ DICE_APART = 13.0
 (a leaning die may show two faces that each look like a die)."""
 
 STRAIGHT_VIEW_COCKED = 30.0
-"""A die whose top face is this many degrees off the board is cocked, in a straightened view.
-Chosen on the tuning boards (seed 11): at 25 degrees flat dice of 17 px (1024x768 frames) were
-called cocked (94.1% -> 89.8% read right); at 30 none were."""
+"""A die whose top face is this many degrees off the board is cocked, in a straightened view
+drawn from a die of fewer than ``FINE_DIE_PX`` camera pixels. Chosen on the tuning boards at
+1024x768 (dice of 16-20 px), with cocked dice (seed 5021, ``tablier render --cocked 0.3``): at
+27 degrees 8 more cocked dice of 90 were caught but 17 more flat dice of 1,366 called cocked."""
+
+STRAIGHT_VIEW_COCKED_FINE = 26.0
+"""The cocked angle for dice drawn from at least ``FINE_DIE_PX`` camera pixels: their pips
+give a finer normal. Chosen on the tuning boards at 1640x1232 (dice of 26-32 px; seeds 5001 to
+5004, 101, and 5022 with cocked dice): it caught 33 cocked dice of 51 where 30 degrees caught
+21, and called 2 flat dice of 3,277 cocked (none at 30). At 24 degrees the same; at 27, 25
+caught and none called. Cocked dice are rarer at the board than in those sets, but 8 more caught
+of 51 outweigh 2 flat dice of 3,277 from a share of about one cocked die in 250."""
+
+FINE_DIE_PX = 23.0
+"""A die spanning at least this many camera pixels is judged by ``STRAIGHT_VIEW_COCKED_FINE``
+(between the two tuned resolutions: at most 20.3 px at 1024x768, at least 25.7 at 1640x1232)."""
 
 
-def _default_dice_reader() -> DiceFn | None:
+def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED) -> DiceFn | None:
     try:
         module = importlib.import_module("tablier.vision.dice")
     except ImportError:
@@ -241,15 +254,15 @@ def _default_dice_reader() -> DiceFn | None:
     # view's axis and, seen from the camera's height, the view is nearly a parallel
     # projection (a long focal). A face's two mirror normals are then equally far from the
     # board's, so side faces need not pick one. Small pips drawn up from a few camera pixels
-    # give rough normals: a die is judged cocked from STRAIGHT_VIEW_COCKED degrees. The dice
+    # give rough normals: a die is judged cocked from ``cocked`` degrees. The dice
     # net was trained on whole camera frames; on these small views it lost dice (rendered
     # board validation set, seed 31000): rules alone.
     # NOTE: the views are drawn at the scale the reader reads best, so it must not halve
     # them when their pips look large (``large_pip``): halved, a view's pips of 3 px lost
     # faces (a three read as a one) on the tuning boards.
     cfg = module.DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=STRAIGHT_VIEW_FOCAL,
-                            side_vote=math.inf, cocked_angle_board=STRAIGHT_VIEW_COCKED,
-                            cocked_angle_small=STRAIGHT_VIEW_COCKED, net=False,
+                            side_vote=math.inf, cocked_angle_board=cocked,
+                            cocked_angle_small=cocked, net=False,
                             large_pip=math.inf)
 
     def read(image: Image) -> Sequence[Any]:
@@ -273,7 +286,9 @@ class Recognizer:
             calibration: the calibration of this camera and board.
             dice_reader: reads dice on an RGB image and returns objects with ``value``,
                 ``center``, ``size``, ``confidence``, ``reason``; the project's
-                ``tablier.vision.dice`` reader when None.
+                ``tablier.vision.dice`` reader when None (judging a die cocked from
+                ``STRAIGHT_VIEW_COCKED`` degrees, or ``STRAIGHT_VIEW_COCKED_FINE`` when the
+                camera draws a die with at least ``FINE_DIE_PX`` pixels).
             dice_scale: pixels per millimetre of the small straightened views around dice
                 candidates given to the dice reader, whatever the camera's own resolution:
                 a die's pips come out about 8 px in radius, which the reader reads whole.
@@ -304,6 +319,8 @@ class Recognizer:
         self.calibration = calibration
         self.config = VisionConfig.from_calibration(calibration)
         self._dice = dice_reader if dice_reader is not None else _default_dice_reader()
+        self._dice_fine = (dice_reader if dice_reader is not None
+                           else _default_dice_reader(STRAIGHT_VIEW_COCKED_FINE))
         self._dice_scale = dice_scale
         self._max_candidates = max_dice_candidates
         self._dice_sharpen = dice_sharpen
@@ -435,6 +452,8 @@ class Recognizer:
         # the frame is 1024 or 1640 px wide (chosen on the tuning boards: 4 and 6 px/mm read
         # fewer dice at 1024 px than 5).
         s = self._dice_scale
+        reader = self._dice_fine if native * g.die_size >= FINE_DIE_PX else self._dice
+        assert reader is not None
         size = int(2 * self._dice_half * s)
         half = size / s / 2
         cands = self._dice_candidates(image, quad, rect, gain)
@@ -474,7 +493,7 @@ class Recognizer:
                 soft = cv2.GaussianBlur(view, (0, 0), 0.7 * s)
                 view = np.asarray(cv2.addWeighted(view, 1 + self._dice_sharpen, soft,
                                                   -self._dice_sharpen, 0), np.uint8)
-            for d in self._dice(view):
+            for d in reader(view):
                 if not self._die_mm[0] <= float(d.size) / s <= self._die_mm[1]:
                     continue
                 c_mm = (float(d.center[0]) / s + cx - half, float(d.center[1]) / s + cy - half)

@@ -281,6 +281,8 @@ class DieSpec:
     """Turn about the vertical, degrees."""
     cocked: float = 0.0
     """Tilt away from lying flat, degrees (a cocked die leans on a dame or the rail)."""
+    cock_direction: float = 0.0
+    """Board direction toward which a cocked die's top leans, degrees (0 = +x, 90 = +y)."""
 
 
 @dataclass(frozen=True)
@@ -338,7 +340,7 @@ def _die_place(rng: np.random.Generator, g: BoardGeometry,
 
 
 def random_scene(rng: np.random.Generator, *, dice: bool = True,
-                 occluder_rate: float = 0.0) -> Scene:
+                 occluder_rate: float = 0.0, cocked_rate: float = 0.0) -> Scene:
     """A random mid-game board: 15 dames a side spread over plausible fields.
 
     Fields hold one colour each (a field is never shared), the talons keep a pile, and the
@@ -348,6 +350,9 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
         rng: the source of randomness.
         dice: whether two dice lie on the board.
         occluder_rate: probability of a hand or dice cup over the board.
+        cocked_rate: probability that one die is cocked, leaning 20 to 45 degrees (on a
+            dame's edge, about 25, or against the rail). At 0 nothing more is drawn from
+            ``rng``, so sets rendered before this option are rendered alike.
 
     Returns:
         The scene.
@@ -384,6 +389,11 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
                 continue
             specs.append(DieSpec(value=int(rng.integers(1, 7)), center=c,
                                  rotation=float(rng.uniform(0, 90))))
+    if specs and cocked_rate > 0 and rng.random() < cocked_rate:
+        k = int(rng.integers(len(specs)))
+        specs[k] = replace(specs[k], cocked=float(rng.uniform(20.0, 45.0)),
+                           cock_direction=float(rng.uniform(0.0, 360.0)))
+
     def score() -> Score:
         return Score(points=int(rng.choice([0, 2, 4, 6, 8, 10])), holes=int(rng.integers(0, 12)),
                      bredouille=bool(rng.random() < 0.5))
@@ -630,11 +640,13 @@ def _draw_dice(p: _Painter, dice: Sequence[DieSpec]) -> list[dict[str, Any]]:
     for d in dice:
         x, y = p.px(d.center)
         t = render(p.img, value=d.value, center=(x / _ONE, y / _ONE), size=p.g.die_size * p.s,
-                   rotation=d.rotation, cocked=d.cocked)
+                   rotation=d.rotation, cocked=d.cocked, cock_direction=d.cock_direction)
         info = t if isinstance(t, dict) else t.to_json()
         c = info["center"]
         out.append({"value": info["value"], "reason": info.get("reason"),
                     "center_mm": [c[0] / p.s - p.origin, c[1] / p.s - p.origin]})
+        if d.cocked:
+            out[-1]["tilt"] = round(d.cocked, 1)
     return out
 
 
@@ -968,7 +980,7 @@ def nudge(camera: Camera, rng: np.random.Generator, *, shift: float = 0.015,
 
 def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                width: int = 1640, height: int = 1232, occluder_rate: float = 0.08,
-               dice: bool = True) -> list[Path]:
+               dice: bool = True, cocked_rate: float = 0.0) -> list[Path]:
     """Render a fixture set: sessions of one board and camera, each with its calibration.
 
     Each session has its own board style, camera and lens; its ``reference.jpg`` (the start of a
@@ -988,6 +1000,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
         height: frame height, pixels.
         occluder_rate: share of frames with a hand or cup over the board.
         dice: whether frames show two dice.
+        cocked_rate: share of frames with a cocked die (see :func:`random_scene`).
 
     Returns:
         The session folders.
@@ -1020,7 +1033,8 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                                k2=cam.k2)
             else:
                 pose = nudge(cam, rng)
-            scene = random_scene(rng, dice=dice, occluder_rate=occluder_rate)
+            scene = random_scene(rng, dice=dice, occluder_rate=occluder_rate,
+                                 cocked_rate=cocked_rate)
             r = render_frame(scene, style=style, camera=pose, seed=int(rng.integers(2**31)),
                              geometry=g)
             write_frame(r, folder, f"frame_{i:03d}")

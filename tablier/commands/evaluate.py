@@ -1,9 +1,11 @@
 """Measure the vision on a fixture set: accuracy per kind of reading and timings per stage.
 
 SET is a folder of sessions (each a calibration.json with frames NAME.jpg + NAME.json truth),
-e.g. fixtures/vision/measure. Prints a table (dice per die, colour per field, visible count per
-field, markers, jetons/fichets/pavillon, occlusion; median and p90 milliseconds per stage) and
-writes one CSV row per frame. A die seen where there is none counts as a die read wrong.
+e.g. fixtures/vision/measure. Prints a table (dice per die, bad throws judged bad, colour per
+field, visible count per field, markers, jetons/fichets/pavillon, occlusion; median and p90
+milliseconds per stage) and writes one CSV row per frame. A die seen where there is none counts
+as a die read wrong; a cocked die (truth: no value) is right when it is judged bad, and is also
+counted on its own row ("-" when the set has none: render one with ``tablier render --cocked``).
 Example:
 
     tablier eval fixtures/vision/measure --out results.csv

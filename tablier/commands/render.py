@@ -32,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="1640x1232", help="WxH (default: %(default)s)")
     parser.add_argument("--occluders", type=float, default=0.08,
                         help="share of frames with a hand or cup (default: %(default)s)")
+    parser.add_argument("--cocked", type=float, default=0.0,
+                        help="share of frames with a cocked die, leaning 20-45 degrees "
+                             "(default: %(default)s)")
     parser.add_argument("--game", action="store_true",
                         help="render a whole demo game (engine-legal plays) with a manifest")
     parser.add_argument("--releves", type=int, default=1, help="relevés of the demo game")
@@ -58,8 +61,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--size must be WxH, not {args.size!r}") from None
     if not (64 <= w <= 8000 and 64 <= h <= 8000):
         raise UsageError(f"--size {args.size!r} out of range 64..8000")
-    if args.sessions < 1 or args.frames < 1 or not 0 <= args.occluders <= 1:
-        raise UsageError("--sessions and --frames must be at least 1, --occluders 0..1")
+    if (args.sessions < 1 or args.frames < 1 or not 0 <= args.occluders <= 1
+            or not 0 <= args.cocked <= 1):
+        raise UsageError("--sessions and --frames must be at least 1, --occluders and --cocked "
+                         "0..1")
     from tablier.calibration.calibration import CalibrationError
     try:
         return _render(args, w, h)
@@ -77,6 +82,7 @@ def _render(args: argparse.Namespace, w: int, h: int) -> int:
         return 0
     from tablier.vision.render import render_set
     folders = render_set(args.out, seed=args.seed, sessions=args.sessions, frames=args.frames,
-                         width=w, height=h, occluder_rate=args.occluders)
+                         width=w, height=h, occluder_rate=args.occluders,
+                         cocked_rate=args.cocked)
     print(f"wrote {len(folders)} session(s) of {args.frames} frames under {args.out}")
     return 0

@@ -126,3 +126,4 @@ def test_render_set_and_game(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     manifest = json.loads((tmp_path / "g" / "manifest.json").read_text())
     assert len(manifest["throws"]) == 2 and len(manifest["frames"]) == 12
     _one_line_error(*_run(capsys, "render", str(tmp_path / "x"), "--size", "big"), "--size")
+    _one_line_error(*_run(capsys, "render", str(tmp_path / "x"), "--cocked", "2"), "--cocked")

@@ -27,6 +27,16 @@ def test_both_dice_right() -> None:
     tally = report.tallies["dice per die"]
     assert (tally.correct, tally.total) == (2, 2)
     assert (row["dice"], row["dice_errors"], row["stray_dice"]) == (2, 0, 0)
+    bad = report.tallies["bad throws judged bad"]
+    assert (bad.correct, bad.total) == (1, 1)
+
+
+def test_a_cocked_die_read_as_a_throw_is_a_bad_throw_let_through() -> None:
+    report = Report()
+    score(_obs((3, (100.0, 100.0)), (5, (300.0, 200.0))), TRUTH, report)
+    bad = report.tallies["bad throws judged bad"]
+    assert (bad.correct, bad.total) == (0, 1)
+    assert report.tallies["dice per die"].correct == 1
 
 
 def test_a_wrong_value_and_a_die_too_far_away() -> None:

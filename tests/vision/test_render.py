@@ -86,3 +86,25 @@ def test_three_jetons_are_always_drawn(seed: int) -> None:
         if pm.token_spot:
             placed += 2 if pm.bredouille_token else 1
     assert placed <= 3
+
+
+def test_a_cocked_die_when_asked_and_its_truth() -> None:
+    scene = random_scene(np.random.default_rng(7), cocked_rate=1.0)
+    tilts = [d.cocked for d in scene.dice]
+    assert len(tilts) == 2 and sorted(t > 0 for t in tilts) == [False, True]
+    assert 20.0 <= max(tilts) <= 45.0
+    truth = render_frame(scene, seed=7, width=640, height=480).truth["dice"]
+    cocked = [d for d in truth if d["value"] is None]
+    assert len(cocked) == 1 and cocked[0]["reason"] == "cocked"
+    assert cocked[0]["tilt"] == pytest.approx(max(tilts), abs=0.05)
+    assert all("tilt" not in d for d in truth if d["value"] is not None)
+
+
+def test_no_cocked_dice_draws_nothing_more() -> None:
+    # sets rendered before --cocked existed must come out alike from their seeds
+    a, b = np.random.default_rng(8), np.random.default_rng(8)
+    assert random_scene(a) == random_scene(b, cocked_rate=0.0)
+    assert a.bit_generator.state == b.bit_generator.state
+    c = np.random.default_rng(8)
+    random_scene(c, cocked_rate=1.0)
+    assert c.bit_generator.state != a.bit_generator.state
