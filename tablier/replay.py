@@ -437,7 +437,8 @@ class RecordedGame:
     info: Mapping[str, Any]
     """Header values (players, first to throw, rules, fps)."""
     files: tuple[Path, ...] = ()
-    """The frames in order when the manifest lists them (else every picture in ``frames``)."""
+    """The frames in order, relative to ``frames``, when the manifest lists them (else every
+    picture in ``frames``)."""
     settled: tuple[int, ...] = ()
     """The frames where the dice come to rest (the first of each ``settled`` phase)."""
 
@@ -479,10 +480,14 @@ def load_game(folder: Path) -> RecordedGame:
                    if ph == "settled" and (i == 0 or phases[i - 1] != "settled")]
         # A "tablier-game" manifest lists its frames (the reference picture is not one).
         try:
-            files = tuple(folder / str(f["file"]) for f in listed)
+            files = tuple(Path(str(f["file"])) for f in listed)
         except (TypeError, KeyError) as exc:
             raise GameError(f"{manifest}: bad 'frames' list ({exc!r})") from None
         frames = folder
+        absent = [f for f in files if not (folder / f).is_file()]
+        if absent:
+            raise GameError(f"{manifest}: {len(absent)} of the {len(files)} frames it lists are "
+                            f"not in {folder} (the first: {absent[0]})")
     else:
         frames = folder / str(listed or "frames")
         if not frames.exists():

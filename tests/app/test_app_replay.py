@@ -186,3 +186,22 @@ def test_bundled_demo_replays_to_its_ground_truth(tmp_path: Path,
     assert code == 0, out
     assert "verdict: EXACT" in out
     assert '[Event "trictrac match"]' in out
+
+
+def test_a_game_named_by_a_relative_path_reads_its_frames(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablier.frames import FileSource
+    demo = find_game(None)
+    game_dir = tmp_path / "games" / "demo"
+    game_dir.mkdir(parents=True)
+    for f in demo.iterdir():
+        (game_dir / f.name).write_bytes(f.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    game = load_game(Path("games/demo"))
+    source = FileSource(game.frames, files=game.files)
+    first = next(iter(source.frames()))
+    assert first.problem is None and first.image is not None
+    # a frame the manifest lists but that is gone: one clear message when the game is loaded
+    (game_dir / "frame_003.jpg").unlink()
+    with pytest.raises(GameError, match=r"1 of the \d+ frames it lists are not in .*frame_003"):
+        load_game(Path("games/demo"))

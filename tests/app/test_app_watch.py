@@ -64,7 +64,7 @@ def test_watch_a_recording_as_if_live(tmp_path: Path, capsys: pytest.CaptureFixt
     frames = tmp_path / "camera"
     frames.mkdir()
     for k, f in enumerate(game.files[:30]):  # the first five throws
-        (frames / f"{k:04d}{f.suffix}").symlink_to(f)
+        (frames / f"{k:04d}{f.suffix}").symlink_to((game.frames / f).resolve())
     (frames / "frames.json").write_text(json.dumps({"fps": 50}))
     monkeypatch.chdir(tmp_path)
     journal = tmp_path / "live.jsonl"
