@@ -156,7 +156,8 @@ def game_steps(throws: list[DemoThrow]) -> list[GameStep]:
 
 
 def write_game(out: Path, *, seed: int = 5, width: int = 820, height: int = 616,
-               releves: int = 1, throws: int = 12, frames_per_step: int = 2) -> Path:
+               releves: int = 1, throws: int = 12, frames_per_step: int = 2,
+               parallax: bool = True) -> Path:
     """Render a demo game into ``out`` with its calibration and manifest.
 
     Args:
@@ -167,6 +168,7 @@ def write_game(out: Path, *, seed: int = 5, width: int = 820, height: int = 616,
         releves: games to chain (each starts from the talons; only 1 is supported now).
         throws: throws per game.
         frames_per_step: still frames per still moment (hand frames get one).
+        parallax: see :func:`tablier.vision.render.render_frame`.
 
     Returns:
         The manifest's path.
@@ -190,7 +192,8 @@ def write_game(out: Path, *, seed: int = 5, width: int = 820, height: int = 616,
     frames: list[dict[str, Any]] = []
     for k, frame in enumerate(render_game(game_steps(game), seed=seed + 1, width=width,
                                           height=height, style=style, camera=camera,
-                                          frames_per_step=frames_per_step)):
+                                          frames_per_step=frames_per_step,
+                                          parallax=parallax)):
         step = int(frame.truth["step"])
         frame.truth["throw"] = step // 4
         frame.truth["position"] = (game[step // 4].before if frame.truth["phase"] != "after"

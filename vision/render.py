@@ -161,6 +161,24 @@ class Camera:
                                         np.array(self.corners, np.float32))
         return np.asarray(h, np.float64)
 
+    def viewpoint(self, geometry: BoardGeometry) -> tuple[float, float, float]:
+        """Where the camera is: the board point below it and its height, mm.
+
+        The pose that maps the board's corners to ``corners`` through ``matrix``. A die at p on
+        the board is seen leaning outward by ``(p - below) / height`` per mm of its height:
+        its top is drawn away from the point below the camera, and the side faces facing that
+        point show.
+        """
+        obj = np.hstack([geometry.corners.astype(np.float64), np.zeros((4, 1))])
+        ok, rvec, tvec = cv2.solvePnP(obj, np.array(self.corners, np.float64), self.matrix,
+                                      None, flags=cv2.SOLVEPNP_IPPE)
+        if not ok:  # pragma: no cover - four corners of a convex quad always give a pose
+            raise ValueError("no camera pose fits the board's corners")
+        rot, _ = cv2.Rodrigues(rvec)
+        c = (-rot.T @ tvec).ravel()
+        # board axes: x right, y down, so z points into the board and the camera's z is < 0
+        return float(c[0]), float(c[1]), abs(float(c[2]))
+
     def project(self, geometry: BoardGeometry, points: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """Map board millimetres to (distorted) frame pixels.
 
@@ -634,13 +652,21 @@ def _die_renderer() -> Callable[..., Any]:
     return fn
 
 
-def _draw_dice(p: _Painter, dice: Sequence[DieSpec]) -> list[dict[str, Any]]:
+def _draw_dice(p: _Painter, dice: Sequence[DieSpec],
+               viewpoint: tuple[float, float, float] | None = None) -> list[dict[str, Any]]:
     render = _die_renderer()
     out: list[dict[str, Any]] = []
     for d in dice:
         x, y = p.px(d.center)
+        lean = (0.0, 0.0)
+        if viewpoint is not None:
+            # the texture is the board seen straight down: a die stands up toward the camera,
+            # so its top is drawn outward from the point below the camera (parallax)
+            bx, by, height = viewpoint
+            lean = ((d.center[0] - bx) / height, (d.center[1] - by) / height)
         t = render(p.img, value=d.value, center=(x / _ONE, y / _ONE), size=p.g.die_size * p.s,
-                   rotation=d.rotation, cocked=d.cocked, cock_direction=d.cock_direction)
+                   rotation=d.rotation, cocked=d.cocked, cock_direction=d.cock_direction,
+                   lean=lean)
         info = t if isinstance(t, dict) else t.to_json()
         c = info["center"]
         out.append({"value": info["value"], "reason": info.get("reason"),
@@ -751,7 +777,7 @@ class Rendered:
 def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camera | None = None,
                  lighting: Lighting | None = None, seed: int = 0,
                  geometry: BoardGeometry | None = None, width: int = 1640,
-                 height: int = 1232) -> Rendered:
+                 height: int = 1232, parallax: bool = True) -> Rendered:
     """Render one camera frame of the board.
 
     Args:
@@ -763,6 +789,9 @@ def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camer
         geometry: the board's dimensions.
         width: frame width when ``camera`` is None, pixels.
         height: frame height when ``camera`` is None, pixels.
+        parallax: draw the dice as the camera sees them from its place (side faces facing
+            the point below the camera show, the top drawn outward); False draws them
+            straight down, as every set rendered before 2026-11-24's fourth round was.
 
     Returns:
         The frame and its truth: ``image`` ``[w, h]``; ``quad`` (outer corners in frame pixels,
@@ -788,7 +817,7 @@ def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camer
     _draw_board(painter, style)
     marks_truth = _draw_marks(painter, style, scene.marks or _default_marks())
     fields = _draw_checkers(painter, style, scene, rng)
-    dice = _draw_dice(painter, scene.dice)
+    dice = _draw_dice(painter, scene.dice, camera.viewpoint(g) if parallax else None)
     if scene.occluder:
         _draw_occluder(painter, scene.occluder, rng)
     frame = _look(painter.img, camera, g, scale, style.table)
@@ -851,7 +880,8 @@ class GameStep:
 
 def render_game(steps: Sequence[GameStep], *, seed: int = 0, width: int = 820,
                 height: int = 616, style: BoardStyle | None = None,
-                camera: Camera | None = None, frames_per_step: int = 1) -> Iterator[Rendered]:
+                camera: Camera | None = None, frames_per_step: int = 1,
+                parallax: bool = True) -> Iterator[Rendered]:
     """Render the frames of a whole game, one camera on one board, as a recording would.
 
     The camera stays put apart from a little drift (boards get nudged), the light drifts
@@ -865,6 +895,7 @@ def render_game(steps: Sequence[GameStep], *, seed: int = 0, width: int = 820,
         style: the board's colours (random from ``seed`` when None).
         camera: the camera (random from ``seed`` when None).
         frames_per_step: still frames rendered for every step (hand frames get one).
+        parallax: see :func:`render_frame`.
 
     Yields:
         The frames in order; each truth also has ``step`` (index) and ``phase``.
@@ -903,7 +934,7 @@ def render_game(steps: Sequence[GameStep], *, seed: int = 0, width: int = 820,
             scene = Scene(white=step.white, black=step.black, dice=dice_specs, marks=step.marks,
                           occluder=occluder)
             frame = render_frame(scene, style=style, camera=cam, lighting=light,
-                                 seed=int(rng.integers(2**31)), geometry=g)
+                                 seed=int(rng.integers(2**31)), geometry=g, parallax=parallax)
             frame.truth.update({"step": index, "phase": step.phase, "label": step.label})
             yield frame
 
@@ -980,7 +1011,8 @@ def nudge(camera: Camera, rng: np.random.Generator, *, shift: float = 0.015,
 
 def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                width: int = 1640, height: int = 1232, occluder_rate: float = 0.08,
-               dice: bool = True, cocked_rate: float = 0.0) -> list[Path]:
+               dice: bool = True, cocked_rate: float = 0.0,
+               parallax: bool = True) -> list[Path]:
     """Render a fixture set: sessions of one board and camera, each with its calibration.
 
     Each session has its own board style, camera and lens; its ``reference.jpg`` (the start of a
@@ -1001,6 +1033,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
         occluder_rate: share of frames with a hand or cup over the board.
         dice: whether frames show two dice.
         cocked_rate: share of frames with a cocked die (see :func:`random_scene`).
+        parallax: see :func:`render_frame`.
 
     Returns:
         The session folders.
@@ -1036,7 +1069,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
             scene = random_scene(rng, dice=dice, occluder_rate=occluder_rate,
                                  cocked_rate=cocked_rate)
             r = render_frame(scene, style=style, camera=pose, seed=int(rng.integers(2**31)),
-                             geometry=g)
+                             geometry=g, parallax=parallax)
             write_frame(r, folder, f"frame_{i:03d}")
         folders.append(folder)
     return folders

@@ -35,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cocked", type=float, default=0.0,
                         help="share of frames with a cocked die, leaning 20-45 degrees "
                              "(default: %(default)s)")
+    parser.add_argument("--no-parallax", dest="parallax", action="store_false",
+                        help="draw the dice straight down, not as the camera sees them from "
+                             "its place (how the sets committed before this option were made)")
     parser.add_argument("--game", action="store_true",
                         help="render a whole demo game (engine-legal plays) with a manifest")
     parser.add_argument("--releves", type=int, default=1, help="relevés of the demo game")
@@ -77,12 +80,12 @@ def _render(args: argparse.Namespace, w: int, h: int) -> int:
     if args.game:
         from tablier.vision.game import write_game
         path = write_game(args.out, seed=args.seed, width=w, height=h, releves=args.releves,
-                          throws=args.throws)
+                          throws=args.throws, parallax=args.parallax)
         print(f"wrote the game and its manifest {path}")
         return 0
     from tablier.vision.render import render_set
     folders = render_set(args.out, seed=args.seed, sessions=args.sessions, frames=args.frames,
                          width=w, height=h, occluder_rate=args.occluders,
-                         cocked_rate=args.cocked)
+                         cocked_rate=args.cocked, parallax=args.parallax)
     print(f"wrote {len(folders)} session(s) of {args.frames} frames under {args.out}")
     return 0

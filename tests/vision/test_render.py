@@ -108,3 +108,21 @@ def test_no_cocked_dice_draws_nothing_more() -> None:
     c = np.random.default_rng(8)
     random_scene(c, cocked_rate=1.0)
     assert c.bit_generator.state != a.bit_generator.state
+
+
+def test_parallax_draws_a_die_s_top_away_from_the_camera_s_foot() -> None:
+    from tablier.vision.render import DieSpec
+    g = BoardGeometry()
+    cam = Camera.random(np.random.default_rng(4), 1640, 1232, geometry=g, distortion=False)
+    bx, by, height = cam.viewpoint(g)
+    assert 500 < height < 2000 and 0 < bx < g.size[0] and 0 < by < g.size[1]
+    x0, y0, _, _ = g.surface
+    spot = (x0 + 20.0, y0 + 20.0)  # a corner of the playing surface, far from the foot
+    scene = Scene(white={1: 15}, black={1: 15}, dice=(DieSpec(3, spot),))
+    seen = {p: render_frame(scene, camera=cam, seed=1, geometry=g, parallax=p).truth["dice"][0]
+            for p in (False, True)}
+    assert seen[False]["value"] == seen[True]["value"] == 3
+    assert np.allclose(seen[False]["center_mm"], spot, atol=0.2)
+    # the top face is one die (16 mm) up: drawn 16 * (spot - foot) / height further out
+    expect = np.array(spot) + g.die_size * (np.array(spot) - (bx, by)) / height
+    assert np.allclose(seen[True]["center_mm"], expect, atol=0.5)
