@@ -236,9 +236,9 @@ STRAIGHT_VIEW_COCKED_FINE = 26.0
 """The cocked angle for dice drawn from at least ``FINE_DIE_PX`` camera pixels: their pips
 give a finer normal. Chosen on the tuning boards at 1640x1232 (dice of 26-32 px; seeds 5001 to
 5004, 101, and 5022 with cocked dice): it caught 33 cocked dice of 51 where 30 degrees caught
-21, and called 2 flat dice of 3,277 cocked (none at 30). At 24 degrees the same; at 27, 25
+14, and called 2 flat dice of 3,277 cocked (none at 30). At 24 degrees the same; at 27, 25
 caught and none called. Cocked dice are rarer at the board than in those sets, but 8 more caught
-of 51 outweigh 2 flat dice of 3,277 from a share of about one cocked die in 250."""
+of 51 than at 27 outweigh 2 flat dice of 3,277 from a share of about one cocked die in 250."""
 
 FINE_DIE_PX = 23.0
 """A die spanning at least this many camera pixels is judged by ``STRAIGHT_VIEW_COCKED_FINE``
