@@ -130,6 +130,19 @@ class DiceConfig:
     normal, and their top face must be ``cocked_angle_small`` off the board to be cocked."""
     cocked_angle_small: float = 20.0
     """With a known board normal: the cocked angle for top faces with small pips."""
+    view_ray: tuple[float, float, float] | None = None
+    """For a straightened view (the board drawn as if seen from straight above, as the
+    recogniser gives it): the direction from the die to the camera (x right, y down along the
+    view, z up from the board). The view is the die projected onto the board along this ray,
+    so a face leaning toward the camera can look square in it. The top face is then also
+    judged as the camera saw it (an orthographic view along the ray), where its side faces
+    tell its two mirror normals apart: ``cocked_angle_ray``. None: no such judgement."""
+    cocked_angle_ray: float = math.inf
+    """With ``view_ray``: a top face this many degrees off the board, as seen along the ray
+    with its side faces' vote, is cocked (also when ``cocked_angle_board`` lets it pass)."""
+    ray_side_vote: float = 0.0
+    """With ``view_ray``: least difference of the side faces' votes to pick a mirror normal in
+    the view along the ray (with no clear vote, the normal nearer the board's is taken)."""
     side_vote: float = 0.3
     """Least difference of the side faces' votes (summed cosines) to pick one of the top
     face's two mirror normals by where its side faces lie."""
@@ -1037,7 +1050,10 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
             angle = (cfg.cocked_angle_board if top.radius >= cfg.cocked_min_radius_board
                      else cfg.cocked_angle_small)
             if _board_cos(cfg, top, group, board, image_size, scale) < math.cos(
-                    math.radians(angle)):
+                    math.radians(angle)) or (
+                    cfg.view_ray is not None and cfg.cocked_angle_ray < 90.0
+                    and _ray_cos(cfg, top, group, image_size, scale)
+                    < math.cos(math.radians(cfg.cocked_angle_ray))):
                 leaning.add(i)
         return leaning
     idx = [i for i, f in enumerate(tops) if f.radius >= cfg.cocked_min_radius]
@@ -1066,6 +1082,43 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
         if float(np.median(cos)) < limit:
             odd.add(a)
     return odd
+
+
+def _ray_cos(cfg: DiceConfig, top: _Face, group: Sequence[_Face], image_size: tuple[int, int],
+             scale: float) -> float:
+    """|cos| of the angle between a top face's normal and the board's, seen along the ray.
+
+    The straightened view is the die projected onto the board along ``cfg.view_ray``; an
+    orthographic view along the ray differs from it by a linear map (the board's axes as the
+    camera sees them). The faces' shapes and the side faces' places are carried into that view
+    and the board's normal is the ray's tilt there; :func:`_board_cos` then judges the top face.
+    """
+    if cfg.view_ray is None:
+        return 1.0
+    ray = np.asarray(cfg.view_ray, dtype=np.float64)
+    ray = ray / np.linalg.norm(ray)
+    if ray[2] < 0:
+        ray = -ray
+    e1 = np.array([1.0, 0.0, 0.0]) - ray[0] * ray
+    e1 /= np.linalg.norm(e1)
+    # NOTE: z is up from the board and y down the view (a left-handed frame): the view's second
+    # axis, ray x e1 by numpy's formula, is +y when the ray is straight up.
+    e2 = np.cross(ray, e1)
+    a = np.array([[e1[0], e1[1]], [e2[0], e2[1]]])
+    mid = np.array([image_size[0], image_size[1]], dtype=np.float64) * scale / 2
+
+    def carried(face: _Face) -> _Face:
+        c = a @ (np.asarray(face.center) - mid) + mid
+        return dataclasses.replace(face, center=(float(c[0]), float(c[1])),
+                                   cov=a @ face.cov @ a.T)
+
+    top_r = carried(top)
+    group_r = [top_r if f is top else carried(f) for f in group]
+    # The reader's z runs along the optical axis, from the camera (-ray): the board's normal
+    # there is (e1.up, e2.up, -ray.up), or its opposite.
+    board = np.array([-float(e1[2]), -float(e2[2]), float(ray[2])])
+    return _board_cos(dataclasses.replace(cfg, side_vote=cfg.ray_side_vote), top_r, group_r,
+                      board, image_size, scale)
 
 
 def _facing(cfg: DiceConfig, face: _Face, board: NDArray[np.float64],

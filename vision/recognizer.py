@@ -8,6 +8,7 @@ at all (wrong size, no board) raises a :class:`~tablier.vision.errors.Recognitio
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import math
 import time
@@ -240,12 +241,42 @@ give a finer normal. Chosen on the tuning boards at 1640x1232 (dice of 26-32 px;
 caught and none called. Cocked dice are rarer at the board than in those sets, but 8 more caught
 of 51 than at 27 outweigh 2 flat dice of 3,277 from a share of about one cocked die in 250."""
 
+STRAIGHT_VIEW_COCKED_RAY = 22.0
+"""For dice of at least ``FINE_DIE_PX`` camera pixels, also: a die whose top face is this many
+degrees off the board as the camera saw it (along its ray, the side faces picking one of the two
+mirror normals) is cocked. Chosen on the tuning boards at 1640x1232 with parallax (seeds 5022
+with cocked dice, 5001): 42 cocked dice of 51 caught (32 without this judgement) and 2 flat dice
+of 1,069 called cocked (none without); at 20 degrees 43 and 6, at 24 degrees 39 and 1. Checked
+on tuning seeds 5024 and 5032: 77 of 100 cocked dice caught (65 without), 1 flat die of 488
+called cocked (none without). With ``camera_focal`` 0.8 or 1.25 instead of 1.0, within one die
+of these. At 1024x768 (seeds 5021, 5011) these normals are rougher: at 30 degrees 10 more cocked
+dice of 90 were caught but 6 more flat dice of 994 called cocked, so smaller dice have none."""
+
 FINE_DIE_PX = 23.0
 """A die spanning at least this many camera pixels is judged by ``STRAIGHT_VIEW_COCKED_FINE``
 (between the two tuned resolutions: at most 20.3 px at 1024x768, at least 25.7 at 1640x1232)."""
 
 
-def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED) -> DiceFn | None:
+CAMERA_FOCAL = 1.0
+"""Focal length of a camera without lens calibration, as a share of the frame's width (a lens
+of 53 degrees across), to place the camera above the board from the board's corners."""
+
+
+class _StraightViewReader:
+    """The project's dice reader, told for each straightened view where the camera is."""
+
+    def __init__(self, module: Any, cfg: Any) -> None:
+        self._module = module
+        self._cfg = cfg
+
+    def __call__(self, image: Image, ray: tuple[float, float, float] | None = None
+                 ) -> Sequence[Any]:
+        cfg = self._cfg if ray is None else dataclasses.replace(self._cfg, view_ray=ray)
+        return tuple(self._module.read_dice(cfg, image).dice)
+
+
+def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
+                         cocked_ray: float = math.inf) -> DiceFn | None:
     try:
         module = importlib.import_module("tablier.vision.dice")
     except ImportError:
@@ -262,12 +293,9 @@ def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED) -> DiceFn | None:
     # faces (a three read as a one) on the tuning boards.
     cfg = module.DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=STRAIGHT_VIEW_FOCAL,
                             side_vote=math.inf, cocked_angle_board=cocked,
-                            cocked_angle_small=cocked, net=False,
+                            cocked_angle_small=cocked, cocked_angle_ray=cocked_ray, net=False,
                             large_pip=math.inf)
-
-    def read(image: Image) -> Sequence[Any]:
-        return tuple(module.read_dice(cfg, image).dice)
-    return read
+    return _StraightViewReader(module, cfg)
 
 
 class Recognizer:
@@ -279,7 +307,8 @@ class Recognizer:
                  max_dice_candidates: int = 64, candidate_scale: float = 1.6,
                  candidate_depth: float = 0.15, candidate_body: float = 0.6,
                  dice_view: float = 48.0, dice_count: int = 2,
-                 die_sizes: tuple[float, float] = (0.5, 1.5)) -> None:
+                 die_sizes: tuple[float, float] = (0.5, 1.5),
+                 camera_focal: float = CAMERA_FOCAL) -> None:
         """Derive the probes and load the dice reader.
 
         Args:
@@ -312,6 +341,9 @@ class Recognizer:
             die_sizes: a sighting whose size is outside this range, as a share of the
                 board's die (``BoardGeometry.die_size``), is no die (the rims of a pile of
                 dames read as small cocked dice).
+            camera_focal: the camera's focal length as a share of the frame's width, when the
+                calibration has no lens: with the board's corners it places the camera, and
+                so the ray along which each die is seen.
 
         Raises:
             CalibrationError: if the calibration does not fit this tablier (stale).
@@ -320,7 +352,9 @@ class Recognizer:
         self.config = VisionConfig.from_calibration(calibration)
         self._dice = dice_reader if dice_reader is not None else _default_dice_reader()
         self._dice_fine = (dice_reader if dice_reader is not None
-                           else _default_dice_reader(STRAIGHT_VIEW_COCKED_FINE))
+                           else _default_dice_reader(STRAIGHT_VIEW_COCKED_FINE,
+                                                     STRAIGHT_VIEW_COCKED_RAY))
+        self._focal = camera_focal
         self._dice_scale = dice_scale
         self._max_candidates = max_dice_candidates
         self._dice_sharpen = dice_sharpen
@@ -441,6 +475,28 @@ class Recognizer:
                                    borderMode=cv2.BORDER_REPLICATE)
         return np.asarray(view, np.uint8)
 
+    def _camera_place(self, quad: BoardQuad) -> tuple[float, float, float]:
+        """The point of the board below the camera (mm) and the camera's height above it (mm).
+
+        The pose that maps the board's corners to where ``quad`` draws them, through the lens's
+        camera matrix or one of focal ``camera_focal`` times the frame's width.
+        """
+        w, h = self.calibration.image_size
+        if self.calibration.lens is not None:
+            k = self.calibration.lens.arrays()[0]
+        else:
+            f = self._focal * w
+            k = np.array([[f, 0.0, w / 2], [0.0, f, h / 2], [0.0, 0.0, 1.0]])
+        corners = self.calibration.geometry.corners.astype(np.float64)
+        px = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), quad.homography).reshape(-1, 2)
+        obj = np.hstack([corners, np.zeros((4, 1))])
+        ok, rvec, tvec = cv2.solvePnP(obj, px, k, None, flags=cv2.SOLVEPNP_IPPE)
+        if not ok:  # pragma: no cover - a convex quad always has a pose
+            return (float(corners[:, 0].mean()), float(corners[:, 1].mean()), math.inf)
+        rot, _ = cv2.Rodrigues(rvec)
+        eye = (-rot.T @ tvec).ravel()
+        return float(eye[0]), float(eye[1]), abs(float(eye[2]))
+
     def _read_dice(self, image: Image, quad: BoardQuad, rect: Image,
                    gain: npt.NDArray[np.float32]) -> tuple[DieSighting, ...]:
         if self._dice is None:
@@ -459,6 +515,7 @@ class Recognizer:
         cands = self._dice_candidates(image, quad, rect, gain)
         if not cands:
             return ()
+        eye = self._camera_place(quad) if isinstance(reader, _StraightViewReader) else None
         found: list[tuple[tuple[float, float], Any]] = []
         seen: list[tuple[float, float]] = []
         todo = list(cands)
@@ -493,7 +550,14 @@ class Recognizer:
                 soft = cv2.GaussianBlur(view, (0, 0), 0.7 * s)
                 view = np.asarray(cv2.addWeighted(view, 1 + self._dice_sharpen, soft,
                                                   -self._dice_sharpen, 0), np.uint8)
-            for d in reader(view):
+            if (eye is not None and math.isfinite(eye[2])
+                    and isinstance(reader, _StraightViewReader)):
+                # the ray from the die's middle (half a die up) to the camera, in view axes
+                ray = (eye[0] - cx, eye[1] - cy, eye[2] - g.die_size / 2)
+                sightings = reader(view, ray)
+            else:
+                sightings = reader(view)
+            for d in sightings:
                 if not self._die_mm[0] <= float(d.size) / s <= self._die_mm[1]:
                     continue
                 c_mm = (float(d.center[0]) / s + cx - half, float(d.center[1]) / s + cy - half)

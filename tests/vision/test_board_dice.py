@@ -153,3 +153,13 @@ def test_a_die_leaning_30_degrees_is_cocked_at_the_pi_resolution() -> None:
     boards = _leaning_boards(range(904, 912), 30.0)
     cocked = _judged(boards)
     assert cocked >= 4, f"{cocked} of {len(boards)} dice leaning 30 degrees judged cocked"
+
+
+def test_a_die_leaning_24_degrees_is_caught_as_the_camera_saw_it() -> None:
+    # Below STRAIGHT_VIEW_COCKED_FINE the straightened view lets a leaning die pass (a die
+    # leaning toward the camera even looks square there). Judged along the camera's ray, its
+    # side faces deciding (STRAIGHT_VIEW_COCKED_RAY, 22 degrees), 5 of these 12 are caught;
+    # without that judgement, 2.
+    boards = _leaning_boards(range(912, 924), 24.0)
+    cocked = _judged(boards)
+    assert cocked >= 4, f"{cocked} of {len(boards)} dice leaning 24 degrees judged cocked"

@@ -156,3 +156,61 @@ def test_of_two_ways_to_make_a_two_the_pips_most_alike_win(flip: int | None) -> 
     if flip in (0, -1):
         y = 159 - y
     assert twos[0].center == pytest.approx((x, y), abs=2)
+
+
+def _on_board(normal: NDArray[np.float64], ray: NDArray[np.float64], at: tuple[float, float],
+              value: int = 5) -> _Face:
+    """A face of ``normal`` (x right, y down, z up) as a straightened view draws it: projected
+    onto the board along ``ray``."""
+    t1 = np.cross(normal, [0.0, 1.0, 0.0]) if abs(normal[1]) < 0.9 else np.cross(normal, [1, 0, 0])
+    t1 /= np.linalg.norm(t1)
+    t2 = np.cross(normal, t1)
+    m = np.array([(t - t[2] / ray[2] * ray)[:2] for t in (t1, t2)]).T
+    cov = 4.0 * m @ m.T
+    vals, vecs = np.linalg.eigh(cov)
+    return _Face(pips=(0,), value=value, center=at, radius=4.0,
+                 ratio=float(math.sqrt(vals[0] / vals[1])), misfit=0.0,
+                 minor=(float(vecs[0, 0]), float(vecs[1, 0])), cov=cov)
+
+
+@pytest.mark.parametrize("mirror", [False, True])
+def test_seen_along_the_ray_the_side_faces_tell_a_flat_die_from_a_leaning_one(
+        mirror: bool) -> None:
+    # The camera is 25 degrees off the vertical, toward +x. A flat die's side face lies toward
+    # the camera's foot (+x of its top in the straightened view); a die whose top face is the
+    # board's mirror image across the ray (leaning 50 degrees) looks the same along the ray,
+    # but its side face lies the other way.
+    size, at = (240, 240), (120.0, 120.0)
+    ray = _unit([math.sin(math.radians(25)), 0.0, math.cos(math.radians(25))])
+    up = np.array([0.0, 0.0, 1.0])
+    normal = 2 * float(up @ ray) * ray - up if mirror else up
+    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, view_ray=tuple(ray))
+    top = _on_board(normal, ray, at)
+    side = _on_board(_unit([1.0, 0.0, 0.0]), ray, (at[0] + (-40 if mirror else 40), at[1]), 2)
+    angle = math.degrees(math.acos(min(1.0, dice._ray_cos(cfg, top, [top, side], size, 1.0))))
+    assert angle == pytest.approx(50.0 if mirror else 0.0, abs=5.0)
+    # with no side face seen, the normal nearer the board's is taken: both look flat
+    alone = math.degrees(math.acos(min(1.0, dice._ray_cos(cfg, top, [top], size, 1.0))))
+    assert alone < 5
+
+
+def test_a_ray_straight_up_judges_as_the_straightened_view() -> None:
+    size, at = (240, 240), (120.0, 120.0)
+    up = np.array([0.0, 0.0, 1.0])
+    lean = _unit([math.sin(math.radians(30)), 0.0, math.cos(math.radians(30))])
+    top = _on_board(lean, up, at)
+    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, view_ray=(0.0, 0.0, 1.0))
+    straight = dice._board_cos(cfg, top, [top], up, size, 1.0)
+    assert dice._ray_cos(cfg, top, [top], size, 1.0) == pytest.approx(straight, abs=1e-9)
+    assert math.degrees(math.acos(straight)) == pytest.approx(30.0, abs=4.0)
+
+
+def test_no_ray_judgement_unless_an_angle_is_given() -> None:
+    # a view ray with the ray's cocked angle left at its default (none) reads as before
+    img = _body()
+    s = 9.0
+    _face(img, (100, 80), 22, [(-s, -s), (s, -s), (0, 0), (-s, s), (s, s)], 3.0)
+    plain = read_dice(DiceConfig(board_normal=(0.0, 0.0, 1.0), net=False), img)
+    rayed = read_dice(DiceConfig(board_normal=(0.0, 0.0, 1.0), net=False,
+                                 view_ray=(0.3, 0.2, 0.9)), img)
+    assert [d.value for d in plain.dice] == [d.value for d in rayed.dice] == [5]
