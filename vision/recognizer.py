@@ -268,6 +268,8 @@ class _StraightViewReader:
     def __init__(self, module: Any, cfg: Any) -> None:
         self._module = module
         self._cfg = cfg
+        self.judges_ray = bool(cfg.cocked_angle_ray < 90.0)
+        """Does it judge dice along the camera's ray (worth placing the camera for)?"""
 
     def __call__(self, image: Image, ray: tuple[float, float, float] | None = None
                  ) -> Sequence[Any]:
@@ -475,7 +477,7 @@ class Recognizer:
                                    borderMode=cv2.BORDER_REPLICATE)
         return np.asarray(view, np.uint8)
 
-    def _camera_place(self, quad: BoardQuad) -> tuple[float, float, float]:
+    def _camera_place(self, quad: BoardQuad) -> tuple[float, float, float] | None:
         """The point of the board below the camera (mm) and the camera's height above it (mm).
 
         The pose that maps the board's corners to where ``quad`` draws them, through the lens's
@@ -492,7 +494,7 @@ class Recognizer:
         obj = np.hstack([corners, np.zeros((4, 1))])
         ok, rvec, tvec = cv2.solvePnP(obj, px, k, None, flags=cv2.SOLVEPNP_IPPE)
         if not ok:  # pragma: no cover - a convex quad always has a pose
-            return (float(corners[:, 0].mean()), float(corners[:, 1].mean()), math.inf)
+            return None
         rot, _ = cv2.Rodrigues(rvec)
         eye = (-rot.T @ tvec).ravel()
         return float(eye[0]), float(eye[1]), abs(float(eye[2]))
@@ -515,7 +517,9 @@ class Recognizer:
         cands = self._dice_candidates(image, quad, rect, gain)
         if not cands:
             return ()
-        eye = self._camera_place(quad) if isinstance(reader, _StraightViewReader) else None
+        ray_reader = (reader if isinstance(reader, _StraightViewReader) and reader.judges_ray
+                      else None)
+        eye = self._camera_place(quad) if ray_reader is not None else None
         found: list[tuple[tuple[float, float], Any]] = []
         seen: list[tuple[float, float]] = []
         todo = list(cands)
@@ -550,11 +554,10 @@ class Recognizer:
                 soft = cv2.GaussianBlur(view, (0, 0), 0.7 * s)
                 view = np.asarray(cv2.addWeighted(view, 1 + self._dice_sharpen, soft,
                                                   -self._dice_sharpen, 0), np.uint8)
-            if (eye is not None and math.isfinite(eye[2])
-                    and isinstance(reader, _StraightViewReader)):
+            if ray_reader is not None and eye is not None:
                 # the ray from the die's middle (half a die up) to the camera, in view axes
                 ray = (eye[0] - cx, eye[1] - cy, eye[2] - g.die_size / 2)
-                sightings = reader(view, ray)
+                sightings = ray_reader(view, ray)
             else:
                 sightings = reader(view)
             for d in sightings:
