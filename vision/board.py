@@ -79,6 +79,34 @@ class BoardQuad:
     """``"markers"``, ``"calibration"`` (corners of the calibration) or ``"previous"``."""
 
 
+def camera_place(corners_mm: npt.ArrayLike, corners_px: npt.ArrayLike,
+                 matrix: npt.ArrayLike) -> tuple[float, float, float] | None:
+    """Where the camera is: the board point below it and its height above the board, mm.
+
+    Args:
+        corners_mm: the board's four corners on the board, Nx2 mm.
+        corners_px: where the undistorted frame draws them, Nx2 pixels.
+        matrix: the camera matrix (3x3).
+
+    Returns:
+        (x, y, height) in board millimetres, or None when no pose fits.
+
+    Raises:
+        Nothing.
+    """
+    flat = np.asarray(corners_mm, np.float64).reshape(-1, 2)
+    obj = np.hstack([flat, np.zeros((len(flat), 1))])
+    ok, rvec, tvec = cv2.solvePnP(obj, np.asarray(corners_px, np.float64).reshape(-1, 2),
+                                  np.asarray(matrix, np.float64), None,
+                                  flags=cv2.SOLVEPNP_IPPE)
+    if not ok:  # pragma: no cover - four corners of a convex quad always give a pose
+        return None
+    rot, _ = cv2.Rodrigues(rvec)
+    c = (-rot.T @ tvec).ravel()
+    # board axes: x right, y down, so z points into the board and the camera's z is < 0
+    return float(c[0]), float(c[1]), abs(float(c[2]))
+
+
 def check_image(image: object) -> Image:
     """Refuse anything but an HxWx3 uint8 image.
 

@@ -25,6 +25,7 @@ from tablier.engine import Color, Dice
 from tablier.vision.board import (
     BoardQuad,
     VisionConfig,
+    camera_place,
     check_image,
     locate_board,
     project,
@@ -490,14 +491,8 @@ class Recognizer:
             f = self._focal * w
             k = np.array([[f, 0.0, w / 2], [0.0, f, h / 2], [0.0, 0.0, 1.0]])
         corners = self.calibration.geometry.corners.astype(np.float64)
-        px = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), quad.homography).reshape(-1, 2)
-        obj = np.hstack([corners, np.zeros((4, 1))])
-        ok, rvec, tvec = cv2.solvePnP(obj, px, k, None, flags=cv2.SOLVEPNP_IPPE)
-        if not ok:  # pragma: no cover - a convex quad always has a pose
-            return None
-        rot, _ = cv2.Rodrigues(rvec)
-        eye = (-rot.T @ tvec).ravel()
-        return float(eye[0]), float(eye[1]), abs(float(eye[2]))
+        px = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), quad.homography)
+        return camera_place(corners, px, k)
 
     def _read_dice(self, image: Image, quad: BoardQuad, rect: Image,
                    gain: npt.NDArray[np.float32]) -> tuple[DieSighting, ...]:

@@ -36,6 +36,7 @@ from tablier.calibration.geometry import (
     white_field,
 )
 from tablier.engine import Color, Marks, Pavillon
+from tablier.vision.board import camera_place
 
 RGB = tuple[int, int, int]
 Image = npt.NDArray[np.uint8]
@@ -169,15 +170,10 @@ class Camera:
         its top is drawn away from the point below the camera, and the side faces facing that
         point show.
         """
-        obj = np.hstack([geometry.corners.astype(np.float64), np.zeros((4, 1))])
-        ok, rvec, tvec = cv2.solvePnP(obj, np.array(self.corners, np.float64), self.matrix,
-                                      None, flags=cv2.SOLVEPNP_IPPE)
-        if not ok:  # pragma: no cover - four corners of a convex quad always give a pose
+        place = camera_place(geometry.corners, self.corners, self.matrix)
+        if place is None:  # pragma: no cover - four corners of a convex quad always give a pose
             raise ValueError("no camera pose fits the board's corners")
-        rot, _ = cv2.Rodrigues(rvec)
-        c = (-rot.T @ tvec).ravel()
-        # board axes: x right, y down, so z points into the board and the camera's z is < 0
-        return float(c[0]), float(c[1]), abs(float(c[2]))
+        return place
 
     def project(self, geometry: BoardGeometry, points: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """Map board millimetres to (distorted) frame pixels.
