@@ -1314,7 +1314,6 @@ def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -
                              weights_path=Path(cfg.net_weights) if cfg.net_weights
                              else dicenet.WEIGHTS)
     out: list[Die | None] = list(dice)
-    h, w = grey.shape
     for k, p in zip(todo, probs, strict=True):
         die, best = dice[k], int(np.argmax(p))
         sure = float(p[best])
@@ -1323,12 +1322,11 @@ def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -
         if best == dicenet.NOT_A_DIE:
             out[k] = None
         elif best == dicenet.OUT_OF_VIEW:
-            # NOTE: the net sees where the picture ends only if its crop reaches past it;
-            # else (a blurred die in a small view, say) its "out of view" is no evidence.
-            x, y = die.center
-            if min(x, y, w - 1 - x, h - 1 - y) < dicenet.WINDOW / 2 * die.size:
-                out[k] = dataclasses.replace(die, value=None, reason="out_of_view",
-                                             confidence=round(sure, 3))
+            # NOTE: not taken. A die is out of view when a pip of its top face is cut, and
+            # every pip lies within half a die of the face's centre: the rules judge that from
+            # the face's place (``border``). The net was taught, on older truth, to call a face
+            # with only a corner cut "out of view"; its answer there is no evidence.
+            continue
         elif best == dicenet.COCKED:
             if cfg.board_normal is not None or cfg.net_cocked_uncalibrated:
                 out[k] = dataclasses.replace(die, value=None, reason="cocked",

@@ -14,8 +14,10 @@ top face). Each true die takes the nearest unclaimed report. A true die is read 
 when its matched report has the same value; a true bad throw (value None) is read correctly
 when the report's value is None too. A true die with no report is *missed*, a report with no
 true die is *extra*; both are errors. Per-die accuracy = correct / (true dice + extra).
-A rendered die whose top-face centre is outside the frame cannot be seen: it is not counted
-unless the reader reports it.
+A rendered die whose top-face centre is outside the frame cannot be read: it is not counted
+unless the reader reports it, and its box is then the part of its body in the frame. A rendered
+die is a bad throw "out_of_view" when a pip of its top face is cut by the border (not when
+only a corner of the face is: its value can still be read).
 
 Run as a module::
 
@@ -50,11 +52,12 @@ class TrueDie:
     value: int | None
     """The top face, or None for a bad throw."""
     box: tuple[float, float, float, float]
-    """(x0, y0, x1, y1) in image pixels: the labelled box or the projected top face."""
+    """(x0, y0, x1, y1) in image pixels: the labelled box or the projected top face (for an
+    optional die, the part of its body inside the frame)."""
     reason: str | None = None
     """Why ``value`` is None (rendered sets only)."""
     optional: bool = False
-    """True when the die cannot be seen (its top face centre is outside the frame)."""
+    """True when the die's top face cannot be seen (its centre is outside the frame)."""
 
 
 @dataclass(frozen=True)
@@ -152,8 +155,14 @@ def load_rendered_set(folder: Path) -> list[Sample]:
             ys = [p[1] for p in die["top_face"]]
             cx, cy = die["center"]
             optional = not (0 <= cx < width and 0 <= cy < height)
-            truth.append(TrueDie(die["value"], (min(xs), min(ys), max(xs), max(ys)),
-                                 die["reason"], optional))
+            box = (min(xs), min(ys), max(xs), max(ys))
+            if optional and die.get("outline"):
+                # NOTE: the top face is outside: what can be seen of the die is its body, so
+                # a report there ("out_of_view") is matched to it, not counted as extra.
+                ox = np.clip([p[0] for p in die["outline"]], 0, width - 1)
+                oy = np.clip([p[1] for p in die["outline"]], 0, height - 1)
+                box = (float(ox.min()), float(oy.min()), float(ox.max()), float(oy.max()))
+            truth.append(TrueDie(die["value"], box, die["reason"], optional))
         name = str(frame["image"]).rsplit(".", 1)[0]
         normal = frame.get("board_normal")
         samples.append(Sample(name, folder / frame["image"], tuple(truth),
@@ -209,7 +218,8 @@ def score_image(truth: Sequence[TrueDie], found: Sequence[Die]) -> tuple[int, in
     claimed: set[int] = set()
     counted = correct = wrong = missed = 0
     errors: list[str] = []
-    for t in truth:
+    # NOTE: dice whose top face is outside the frame take only the reports left over.
+    for t in sorted(truth, key=lambda t: t.optional):
         x0, y0, x1, y1 = t.box
         tcx, tcy = (x0 + x1) / 2, (y0 + y1) / 2
         best = nearest_report(t.box, found, claimed)

@@ -87,6 +87,10 @@ class DieTruth:
     """Angle in degrees between the upward face's normal and the vertical."""
     reason: str | None = None
     """Why ``value`` is None: "cocked", "on_die" or "out_of_view"; None when readable."""
+    pips: tuple[tuple[float, float], ...] = ()
+    """The convex outline of the upward face's pips, in image pixels: the die is
+    "out_of_view" when any of it lies outside the picture (a pip cut off), not when only a
+    corner of the face is."""
 
     def to_json(self) -> dict[str, object]:
         """Return the truth as plain JSON-able data.
@@ -280,13 +284,21 @@ def render_die(
     hgt, wid = canvas.shape[:2]
     cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, wid), min(y1, hgt)
     truth_center, top_quad = _top_truth(top[1], top[2], top[3], offset, half, project)
-    reason = _reason(tilt, elevation, size, top_quad, wid, hgt, cocked_limit)
+    pip = _circle(8)  # NOTE: eight points round each pip: within 0.1 px of its disc
+    top3 = top[1] * half + offset
+    top_rings = np.vstack([
+        top3[None, :] + (np.array([px, py]) * pip_spacing * size + pip * pip_radius * size)
+        @ np.vstack([top[2], top[3]]) for px, py in PIP_LAYOUTS[top[0]]])
+    pips_2d = np.asarray(cv2.convexHull(project(top_rings).astype(np.float32)),
+                         dtype=np.float64).reshape(-1, 2)
+    reason = _reason(tilt, elevation, size, pips_2d, wid, hgt, cocked_limit)
     truth = DieTruth(
         value=None if reason else int(top[0]), top_value=int(top[0]),
         center=(round(truth_center[0], 2), round(truth_center[1], 2)), size=float(size),
         top_face=tuple((round(float(x), 2), round(float(y), 2)) for x, y in top_quad),
         outline=tuple((round(float(x), 2), round(float(y), 2)) for x, y in outline_2d),
-        tilt=round(tilt, 2), reason=reason)
+        tilt=round(tilt, 2), reason=reason,
+        pips=tuple((round(float(x), 2), round(float(y), 2)) for x, y in pips_2d))
     if cx0 >= cx1 or cy0 >= cy1:
         return truth
 
@@ -369,15 +381,21 @@ def _top_truth(n: NDArray[np.float64], r: NDArray[np.float64], d: NDArray[np.flo
     return (float(centre[0]), float(centre[1])), project(quad)
 
 
-def _reason(tilt: float, elevation: float, size: float, quad: NDArray[np.float64],
+def _inside(pts: NDArray[np.float64], width: int, height: int) -> bool:
+    """Whether every point lies in a picture of ``width`` x ``height`` pixels."""
+    return bool(((pts[:, 0] >= 0) & (pts[:, 0] <= width - 1)
+                 & (pts[:, 1] >= 0) & (pts[:, 1] <= height - 1)).all())
+
+
+def _reason(tilt: float, elevation: float, size: float, pips: NDArray[np.float64],
             width: int, height: int, cocked_limit: float) -> str | None:
     if elevation > 0.25 * size:
         return "on_die"
     if tilt >= cocked_limit:
         return "cocked"
-    inside = ((quad[:, 0] >= 0) & (quad[:, 0] <= width - 1)
-              & (quad[:, 1] >= 0) & (quad[:, 1] <= height - 1))
-    if not bool(inside.all()):
+    # NOTE: a top face is read from its pips: with a corner of the face cut off but every pip
+    # in the picture the value can be read (design.md: null when the top face "cannot be read").
+    if not _inside(pips, width, height):
         return "out_of_view"
     return None
 
@@ -437,16 +455,16 @@ def _move_truth(truth: DieTruth, hom: NDArray[np.float64], width: int,
     quad = move(truth.top_face)
     centre = move([truth.center])[0]
     side = float(np.sqrt(abs(cv2.contourArea(quad.astype(np.float32)))))
-    inside = bool(((quad[:, 0] >= 0) & (quad[:, 0] <= width - 1) & (quad[:, 1] >= 0)
-                   & (quad[:, 1] <= height - 1)).all())
-    reason = truth.reason if truth.reason or inside else "out_of_view"
+    pips = move(truth.pips)
+    reason = truth.reason if truth.reason or _inside(pips, width, height) else "out_of_view"
     return DieTruth(
         value=None if reason else truth.value, top_value=truth.top_value,
         center=(round(float(centre[0]), 2), round(float(centre[1]), 2)),
         size=round(side, 2),
         top_face=tuple((round(float(x), 2), round(float(y), 2)) for x, y in quad),
         outline=tuple((round(float(x), 2), round(float(y), 2)) for x, y in move(truth.outline)),
-        tilt=truth.tilt, reason=reason)
+        tilt=truth.tilt, reason=reason,
+        pips=tuple((round(float(x), 2), round(float(y), 2)) for x, y in pips))
 
 
 def render_scene(rng: np.random.Generator, *, width: int = 640, height: int = 480,

@@ -64,6 +64,18 @@ def test_bad_throws_have_reasons() -> None:
     assert gone.reason == "out_of_view"
 
 
+@pytest.mark.parametrize(("x", "reason"), [(17.0, None), (12.0, "out_of_view")])
+def test_a_die_is_out_of_view_when_a_pip_is_cut_not_a_corner(x: float,
+                                                              reason: str | None) -> None:
+    # A five of 40 px, square to the frame: its face runs 20 px either side of the centre,
+    # its outer pips (spacing 0.27, radius 0.09) 14.4 px. At x=17 the face is cut, no pip.
+    die = render_die(_canvas(), value=5, center=(x, 100.0), size=40.0)
+    assert min(p[0] for p in die.top_face) < 0
+    assert die.reason == reason
+    assert die.value == (None if reason else 5)
+    assert min(p[0] for p in die.pips) == pytest.approx(x - 14.4, abs=0.3)
+
+
 def test_render_is_deterministic_and_local() -> None:
     a, b = _canvas(), _canvas()
     render_die(a, value=6, center=(60.0, 60.0), size=30.0, rotation=33.0, view_tilt=20.0)
