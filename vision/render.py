@@ -353,8 +353,58 @@ def _die_place(rng: np.random.Generator, g: BoardGeometry,
             return c
 
 
+def _lean_against(rng: np.random.Generator, g: BoardGeometry, held: Mapping[int, int],
+                  others: Sequence[tuple[float, float]]
+                  ) -> tuple[tuple[float, float], float] | None:
+    """Where a cocked die rests against a dame or the rail, and which way its top leans.
+
+    A die does not stay tilted on its own: its edge is on the board and a face rests on the
+    rim of a dame (the first of a field's row, which is always there) or on the rail. Its top
+    leans away from what holds it.
+
+    Args:
+        rng: the source of randomness.
+        g: the board.
+        held: fields holding dames (White's numbering) -> how many.
+        others: the other dice' centres, mm.
+
+    Returns:
+        The die's centre (mm) and the board direction of its lean (degrees), or None when no
+        place was found clear of other dames and dice.
+    """
+    x0, y0, x1, y1 = g.surface
+    bar = x0 + 6 * g.field_width + g.bar / 2
+    r = g.checker_diameter / 2
+    dames = [c for wf, n in held.items() for c in g.slot_centers(wf)[:min(n, g.slots)]]
+    fields = sorted(held)
+    for _ in range(60):
+        if fields and rng.random() < 0.7:
+            support = g.slot_centers(fields[int(rng.integers(len(fields)))])[0]
+            phi = float(rng.uniform(0.0, 2 * math.pi))
+            gap = r + float(rng.uniform(3.0, 8.0))
+            c = (support[0] + gap * math.cos(phi), support[1] + gap * math.sin(phi))
+        else:
+            side = int(rng.integers(4))
+            gap = float(rng.uniform(5.0, 9.0))
+            u = float(rng.uniform(0.0, 1.0))
+            c, phi = [((x0 + u * (x1 - x0), y0 + gap), math.pi / 2),
+                      ((x0 + u * (x1 - x0), y1 - gap), -math.pi / 2),
+                      ((x0 + gap, y0 + u * (y1 - y0)), 0.0),
+                      ((x1 - gap, y0 + u * (y1 - y0)), math.pi)][side]
+        if not (x0 + 4 <= c[0] <= x1 - 4 and y0 + 4 <= c[1] <= y1 - 4) or abs(c[0] - bar) < 25:
+            continue
+        if any(math.dist(c, o) < 30 for o in others):
+            continue
+        # NOTE: clear of every dame but the one it rests on (at r + 3 mm or more).
+        if any(math.dist(c, d) < r + 2.9 for d in dames):
+            continue
+        return c, math.degrees(phi)
+    return None
+
+
 def random_scene(rng: np.random.Generator, *, dice: bool = True,
-                 occluder_rate: float = 0.0, cocked_rate: float = 0.0) -> Scene:
+                 occluder_rate: float = 0.0, cocked_rate: float = 0.0,
+                 cocked_against: bool = True) -> Scene:
     """A random mid-game board: 15 dames a side spread over plausible fields.
 
     Fields hold one colour each (a field is never shared), the talons keep a pile, and the
@@ -367,6 +417,9 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
         cocked_rate: probability that one die is cocked, leaning 20 to 45 degrees (on a
             dame's edge, about 25, or against the rail). At 0 nothing more is drawn from
             ``rng``, so sets rendered before this option are rendered alike.
+        cocked_against: a cocked die is moved to rest against a dame or the rail, leaning
+            away from it (see :func:`_lean_against`); False leans it where it fell, any way
+            (how sets with cocked dice were rendered before 2026-11-24's sixth round).
 
     Returns:
         The scene.
@@ -407,6 +460,13 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
         k = int(rng.integers(len(specs)))
         specs[k] = replace(specs[k], cocked=float(rng.uniform(20.0, 45.0)),
                            cock_direction=float(rng.uniform(0.0, 360.0)))
+        if cocked_against:
+            held = {white_field(c, f): n for c in (Color.WHITE, Color.BLACK)
+                    for f, n in men[c].items() if n > 0}
+            rest = _lean_against(rng, BoardGeometry(), held,
+                                 [o.center for i, o in enumerate(specs) if i != k])
+            if rest is not None:
+                specs[k] = replace(specs[k], center=rest[0], cock_direction=rest[1])
 
     def score() -> Score:
         return Score(points=int(rng.choice([0, 2, 4, 6, 8, 10])), holes=int(rng.integers(0, 12)),
@@ -1007,7 +1067,7 @@ def nudge(camera: Camera, rng: np.random.Generator, *, shift: float = 0.015,
 
 def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                width: int = 1640, height: int = 1232, occluder_rate: float = 0.08,
-               dice: bool = True, cocked_rate: float = 0.0,
+               dice: bool = True, cocked_rate: float = 0.0, cocked_against: bool = True,
                parallax: bool = True) -> list[Path]:
     """Render a fixture set: sessions of one board and camera, each with its calibration.
 
@@ -1029,6 +1089,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
         occluder_rate: share of frames with a hand or cup over the board.
         dice: whether frames show two dice.
         cocked_rate: share of frames with a cocked die (see :func:`random_scene`).
+        cocked_against: see :func:`random_scene`.
         parallax: see :func:`render_frame`.
 
     Returns:
@@ -1063,7 +1124,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
             else:
                 pose = nudge(cam, rng)
             scene = random_scene(rng, dice=dice, occluder_rate=occluder_rate,
-                                 cocked_rate=cocked_rate)
+                                 cocked_rate=cocked_rate, cocked_against=cocked_against)
             r = render_frame(scene, style=style, camera=pose, seed=int(rng.integers(2**31)),
                              geometry=g, parallax=parallax)
             write_frame(r, folder, f"frame_{i:03d}")

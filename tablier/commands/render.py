@@ -35,6 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cocked", type=float, default=0.0,
                         help="share of frames with a cocked die, leaning 20-45 degrees "
                              "(default: %(default)s)")
+    parser.add_argument("--cocked-anywhere", dest="cocked_against", action="store_false",
+                        help="lean a cocked die where it fell, any way, instead of against a "
+                             "dame or the rail (how sets with --cocked were rendered before "
+                             "2026-11-24's sixth round)")
     parser.add_argument("--no-parallax", dest="parallax", action="store_false",
                         help="draw the dice straight down, not as the camera sees them from "
                              "its place (how the sets committed before this option were made)")
@@ -86,6 +90,7 @@ def _render(args: argparse.Namespace, w: int, h: int) -> int:
     from tablier.vision.render import render_set
     folders = render_set(args.out, seed=args.seed, sessions=args.sessions, frames=args.frames,
                          width=w, height=h, occluder_rate=args.occluders,
-                         cocked_rate=args.cocked, parallax=args.parallax)
+                         cocked_rate=args.cocked, cocked_against=args.cocked_against,
+                         parallax=args.parallax)
     print(f"wrote {len(folders)} session(s) of {args.frames} frames under {args.out}")
     return 0

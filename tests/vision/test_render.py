@@ -100,6 +100,43 @@ def test_a_cocked_die_when_asked_and_its_truth() -> None:
     assert all("tilt" not in d for d in truth if d["value"] is not None)
 
 
+def test_a_cocked_die_rests_against_a_dame_or_the_rail_leaning_away() -> None:
+    import math
+
+    from tablier.vision.render import white_field
+    g = BoardGeometry()
+    x0, y0, x1, y1 = g.surface
+    r = g.checker_diameter / 2
+    kinds = {"dame": 0, "rail": 0}
+    for seed in range(40):
+        scene = random_scene(np.random.default_rng(seed), cocked_rate=1.0)
+        (die,) = [d for d in scene.dice if d.cocked]
+        other = next(d for d in scene.dice if not d.cocked)
+        assert math.dist(die.center, other.center) >= 30
+        firsts = [g.slot_centers(white_field(c, f))[0]
+                  for c, men in ((Color.WHITE, scene.white), (Color.BLACK, scene.black))
+                  for f, n in men.items() if n > 0]
+        lean = (math.cos(math.radians(die.cock_direction)),
+                math.sin(math.radians(die.cock_direction)))
+        near = [d for d in firsts if r + 2.9 <= math.dist(die.center, d) <= r + 8.1]
+        if near:
+            # leaning away from the dame it rests on (of those within reach)
+            assert any(float(np.dot(np.subtract(die.center, d), lean)) > 0.99 * math.dist(
+                die.center, d) for d in near)
+            kinds["dame"] += 1
+            continue
+        gaps = {(0.0, 1.0): die.center[1] - y0, (0.0, -1.0): y1 - die.center[1],
+                (1.0, 0.0): die.center[0] - x0, (-1.0, 0.0): x1 - die.center[0]}
+        inward, gap = min(gaps.items(), key=lambda kv: kv[1])
+        assert 5.0 <= gap <= 9.0
+        assert float(np.dot(inward, lean)) > 0.99
+        kinds["rail"] += 1
+    assert kinds["dame"] >= 15 and kinds["rail"] >= 5, kinds
+    # --cocked-anywhere: where it fell, any way (the older sets)
+    old = random_scene(np.random.default_rng(3), cocked_rate=1.0, cocked_against=False)
+    assert any(d.cocked for d in old.dice)
+
+
 def test_no_cocked_dice_draws_nothing_more() -> None:
     # sets rendered before --cocked existed must come out alike from their seeds
     a, b = np.random.default_rng(8), np.random.default_rng(8)
