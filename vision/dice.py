@@ -192,6 +192,10 @@ class Die:
     """0..1: how sure the reader is of ``value`` (or of the bad throw)."""
     reason: str | None = None
     """Why ``value`` is None: one of :data:`REASONS`; None when the die is read."""
+    tilt: float | None = None
+    """Degrees between the top face and the board as judged, with the board's normal known
+    (the larger of the straightened and the along-the-ray judgements); None without it. Not
+    part of the JSON contract."""
 
     def to_json(self) -> dict[str, object]:
         """Return the die as in the ``tablier dice --json`` contract.
@@ -1034,31 +1038,39 @@ def _normal_grid() -> NDArray[np.float64]:
 
 
 def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[_Face]],
-              image_size: tuple[int, int], scale: float) -> set[int]:
-    """Dice whose top face is tilted against the others' (cocked).
+              image_size: tuple[int, int], scale: float
+              ) -> tuple[set[int], dict[int, float]]:
+    """Dice whose top face is tilted against the others' (cocked), and the judged tilts.
 
     Top faces of dice lying flat are parallel to the board: the same normal. Each face's
     normal is recovered from its foreshortening (two mirror candidates); a die whose best
     normal is more than ``cocked_angle`` from the others' is leaning. Of two dice that
     disagree, the one whose face is turned farther from the camera is taken as leaning.
+    With the board's normal known, each top face's tilt against it (degrees) is returned too.
     """
     if cfg.board_normal is not None:
         board = np.asarray(cfg.board_normal, dtype=np.float64)
         board = board / np.linalg.norm(board)
         leaning: set[int] = set()
+        tilts: dict[int, float] = {}
         for i, (top, group) in enumerate(zip(tops, groups, strict=True)):
             angle = (cfg.cocked_angle_board if top.radius >= cfg.cocked_min_radius_board
                      else cfg.cocked_angle_small)
-            if _board_cos(cfg, top, group, board, image_size, scale) < math.cos(
-                    math.radians(angle)) or (
-                    cfg.view_ray is not None and cfg.cocked_angle_ray < 90.0
-                    and _ray_cos(cfg, top, group, image_size, scale)
-                    < math.cos(math.radians(cfg.cocked_angle_ray))):
+            straight = math.degrees(math.acos(min(1.0, _board_cos(
+                cfg, top, group, board, image_size, scale))))
+            along = 0.0
+            if cfg.view_ray is not None and cfg.cocked_angle_ray < 90.0:
+                along = math.degrees(math.acos(min(1.0, _ray_cos(
+                    cfg, top, group, image_size, scale))))
+                if along > cfg.cocked_angle_ray:
+                    leaning.add(i)
+            if straight > angle:
                 leaning.add(i)
-        return leaning
+            tilts[i] = max(straight, along)
+        return leaning, tilts
     idx = [i for i, f in enumerate(tops) if f.radius >= cfg.cocked_min_radius]
     if len(idx) < 2:
-        return set()
+        return set(), {}
     cands = {i: _normal_candidates(cfg, tops[i], image_size, scale) for i in idx}
     limit = math.cos(math.radians(cfg.cocked_angle))
 
@@ -1076,12 +1088,12 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
         c, na, nb = agree(idx[0], idx[1])
         if c < limit:
             odd.add(idx[0] if na[2] < nb[2] else idx[1])
-        return odd
+        return odd, {}
     for a in idx:
         cos = [agree(a, b)[0] for b in idx if b != a]
         if float(np.median(cos)) < limit:
             odd.add(a)
-    return odd
+    return odd, {}
 
 
 def _ray_cos(cfg: DiceConfig, top: _Face, group: Sequence[_Face], image_size: tuple[int, int],
@@ -1192,7 +1204,7 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
             continue  # a lone flat face: a side face whose top was not seen, or a stain
         lead = scored[0][0] - scored[1][0] if len(scored) > 1 else 1.0
         tops.append((top, lead, group))
-    odd = _odd_tops(cfg, [t[0] for t in tops], [t[2] for t in tops], image_size, scale)
+    odd, tilts = _odd_tops(cfg, [t[0] for t in tops], [t[2] for t in tops], image_size, scale)
     dice: list[Die] = []
     w, h = image_size
     for k, (top, lead, group) in enumerate(tops):
@@ -1216,8 +1228,10 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
                 # faces seen is nearer its top face than a wrongly chosen face is.
                 cx = float(np.mean([f.center[0] for f in group])) / scale
                 cy = float(np.mean([f.center[1] for f in group])) / scale
+        tilt = tilts.get(k)
         dice.append(Die(value=None if reason else top.value, center=(cx, cy), size=size_in,
-                        confidence=round(confidence, 3), reason=reason))
+                        confidence=round(confidence, 3), reason=reason,
+                        tilt=None if tilt is None else round(tilt, 1)))
     dice.sort(key=lambda d: (d.center[0], d.center[1]))
     return dice
 

@@ -56,6 +56,9 @@ class DieSighting:
     """0..1, the dice reader's confidence."""
     reason: str | None = None
     """Why ``value`` is None: ``"cocked"``, ``"on_die"``, ``"out_of_view"``, ``"off_board"``."""
+    tilt: float | None = None
+    """Degrees between the top face and the board as the dice reader judged it (None when it
+    did not); not in the JSON."""
 
     def to_json(self) -> dict[str, object]:
         """The die as plain JSON data (as in ``tablier dice --json``, plus ``center_mm``)."""
@@ -253,6 +256,22 @@ called cocked (none without). With ``camera_focal`` 0.8 or 1.25 instead of 1.0, 
 of these. At 1024x768 (seeds 5021, 5011) these normals are rougher: at 30 degrees 10 more cocked
 dice of 90 were caught but 6 more flat dice of 994 called cocked, so smaller dice have none."""
 
+STRAIGHT_VIEW_COCKED_CONTACT = 20.0
+"""For dice of at least ``FINE_DIE_PX`` camera pixels, also: a die whose top face is judged
+more than this many degrees off the board and which lies within ``CONTACT`` die sizes of a
+dame's rim or of the rail is cocked: a die does not stay tilted on its own, it leans on what
+is beside it (the seeds' "cocked against a dame or the rail"). Chosen on the tuning boards at
+1640x1232 whose cocked dice rest on a dame or the rail (seed 5041, ``tablier render --cocked
+0.3``): 7 more of its 57 cocked dice caught (of the 15 missed without), and 1 more of the 1,364
+flat dice of seeds 5041, 5024 and 5001 called cocked. The judged tilts come in steps of about
+3 degrees: at 17 degrees 9 more and 8 more; from 19 to 20 the same as at 20; at 22, 2 more."""
+
+CONTACT = 0.7
+"""How near (in die sizes, from the die's centre) a dame's rim or the rail must be for a die to
+lean on it: about half a die's diagonal. On the tuning boards (seed 5041) the missed cocked dice
+were seen within 7.3 mm of what held them; at 0.5 or 0.6 the same dice were caught and called,
+at 0.8 one more flat die was called cocked."""
+
 FINE_DIE_PX = 23.0
 """A die spanning at least this many camera pixels is judged by ``STRAIGHT_VIEW_COCKED_FINE``
 (between the two tuned resolutions: at most 20.3 px at 1024x768, at least 25.7 at 1640x1232)."""
@@ -311,7 +330,8 @@ class Recognizer:
                  candidate_depth: float = 0.15, candidate_body: float = 0.6,
                  dice_view: float = 48.0, dice_count: int = 2,
                  die_sizes: tuple[float, float] = (0.5, 1.5),
-                 camera_focal: float = CAMERA_FOCAL) -> None:
+                 camera_focal: float = CAMERA_FOCAL,
+                 cocked_contact: float = STRAIGHT_VIEW_COCKED_CONTACT) -> None:
         """Derive the probes and load the dice reader.
 
         Args:
@@ -347,6 +367,9 @@ class Recognizer:
             camera_focal: the camera's focal length as a share of the frame's width, when the
                 calibration has no lens: with the board's corners it places the camera, and
                 so the ray along which each die is seen.
+            cocked_contact: a die of at least ``FINE_DIE_PX`` camera pixels judged more than
+                this many degrees off the board, within ``CONTACT`` die sizes of a dame's rim
+                or the rail, is cocked (``math.inf``: never on that ground).
 
         Raises:
             CalibrationError: if the calibration does not fit this tablier (stale).
@@ -358,6 +381,7 @@ class Recognizer:
                            else _default_dice_reader(STRAIGHT_VIEW_COCKED_FINE,
                                                      STRAIGHT_VIEW_COCKED_RAY))
         self._focal = camera_focal
+        self._cocked_contact = cocked_contact
         self._dice_scale = dice_scale
         self._max_candidates = max_dice_candidates
         self._dice_sharpen = dice_sharpen
@@ -500,7 +524,7 @@ class Recognizer:
             return ()
         g = self.calibration.geometry
         x0, y0, x1, y1 = g.surface
-        native = float(np.linalg.norm(np.subtract(quad.quad[1], quad.quad[0]))) / g.size[0]
+        native = self._native(quad)
         # NOTE: one scale for every camera: the reader sees dice of one size (80 px) whether
         # the frame is 1024 or 1640 px wide (chosen on the tuning boards: 4 and 6 px/mm read
         # fewer dice at 1024 px than 5).
@@ -580,12 +604,40 @@ class Recognizer:
                 value, reason = None, "off_board"
             out.append(DieSighting(value=value, center=(float(c_px[0]), float(c_px[1])),
                                    center_mm=c_mm, size=float(d.size) / s * native,
-                                   confidence=float(d.confidence), reason=reason))
+                                   confidence=float(d.confidence), reason=reason,
+                                   tilt=getattr(d, "tilt", None)))
         readings = [o for o in out if o.value is not None]
         if self._dice_count and len(readings) >= self._dice_count:
             # NOTE: with every die of the game read, an unread sighting is no die (the rims of
             # a pile of dames read as a cocked die): kept, it would make a good throw a bad one.
             return tuple(readings)
+        return tuple(out)
+
+    def _native(self, quad: BoardQuad) -> float:
+        """Camera pixels per board millimetre, along the board's top edge."""
+        g = self.calibration.geometry
+        return float(np.linalg.norm(np.subtract(quad.quad[1], quad.quad[0]))) / g.size[0]
+
+    def _leaning(self, dice: tuple[DieSighting, ...], fields: Sequence[FieldReading],
+                 quad: BoardQuad) -> tuple[DieSighting, ...]:
+        """The dice, a tilted die resting against a dame or the rail called cocked."""
+        g = self.calibration.geometry
+        if (not math.isfinite(self._cocked_contact)
+                or self._native(quad) * g.die_size < FINE_DIE_PX):
+            return dice
+        x0, y0, x1, y1 = g.surface
+        rim = g.checker_diameter / 2
+        dames = [c for f in fields for c in g.slot_centers(f.field)[:f.visible]]
+        reach = CONTACT * g.die_size
+        out = []
+        for d in dice:
+            if d.value is not None and d.tilt is not None and d.tilt > self._cocked_contact:
+                x, y = d.center_mm
+                rail = min(x - x0, x1 - x, y - y0, y1 - y)
+                dame = min((math.dist(d.center_mm, c) - rim for c in dames), default=math.inf)
+                if min(rail, dame) < reach:
+                    d = dataclasses.replace(d, value=None, reason="cocked", confidence=0.5)
+            out.append(d)
         return tuple(out)
 
     def recognize(self, frame: Image, *, previous: Observation | None = None) -> Observation:
@@ -652,6 +704,7 @@ class Recognizer:
             dice_px = [np.array(d.center_mm) * cfg.layout.scale for d in dice]
             counts = count_checkers(cfg, rect, gain=gain, dice_px=dice_px)
             fields = counts.fields
+            dice = self._leaning(dice, fields, quad)
             t = lap("dames", t)
             marks = read_marks(cfg, rect, gain=gain, dice_px=dice_px)
             t = lap("marks", t)

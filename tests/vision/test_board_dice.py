@@ -21,7 +21,7 @@ from tablier.calibration.calibration import Calibration
 from tablier.calibration.flow import calibrate_frame
 from tablier.vision.evaluate import frames
 from tablier.vision.imageio import read_image
-from tablier.vision.recognizer import Recognizer
+from tablier.vision.recognizer import STRAIGHT_VIEW_COCKED_CONTACT, Recognizer
 from tablier.vision.render import (
     BoardGeometry,
     BoardStyle,
@@ -163,3 +163,45 @@ def test_a_die_leaning_24_degrees_is_caught_as_the_camera_saw_it() -> None:
     boards = _leaning_boards(range(912, 924), 24.0)
     cocked = _judged(boards)
     assert cocked >= 4, f"{cocked} of {len(boards)} dice leaning 24 degrees judged cocked"
+
+
+def _against_boards(seeds: range, tilt: float) -> list[tuple[Leaning, Leaning]]:
+    """1640x1232 boards, each with a die leaning ``tilt`` degrees against a lone dame (away
+    from it, toward the field's tip) and a flat die, read with and without the contact rule."""
+    g = BoardGeometry()
+    out = []
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        style, cam = BoardStyle.random(rng), Camera.random(rng, 1640, 1232, geometry=g)
+        ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(), seed=1,
+                           geometry=g)
+        cal = calibrate_frame(ref.image, geometry=g)
+        field = int(rng.choice([3, 4, 5, 8, 9, 10]))
+        d = g.field_axis(field)[2]
+        dame = g.slot_centers(field)[0]
+        phi = math.pi / 2 * d + float(rng.uniform(-0.5, 0.5))
+        gap = g.checker_diameter / 2 + float(rng.uniform(3.0, 8.0))
+        lean = (dame[0] + gap * math.cos(phi), dame[1] + gap * math.sin(phi))
+        x0, y0, x1, _y1 = g.surface
+        flat = (float(rng.uniform(x0 + 60, x1 - 60)), y0 + 150)
+        scene = Scene(white={1: 14, field: 1}, black={1: 15},
+                      dice=(DieSpec(int(rng.integers(1, 7)), lean, 20.0, cocked=tilt,
+                                    cock_direction=math.degrees(phi)),
+                            DieSpec(int(rng.integers(1, 7)), flat, 35.0)))
+        frame = render_frame(scene, style=style, camera=cam, seed=seed, geometry=g)
+        pair = []
+        for contact in (STRAIGHT_VIEW_COCKED_CONTACT, math.inf):
+            obs = Recognizer(cal, cocked_contact=contact).recognize(frame.image)
+            pair.append([(lean, flat, scene, obs)])
+        out.append((pair[0], pair[1]))
+    return out
+
+
+def test_a_die_leaning_on_a_dame_is_cocked_from_a_smaller_tilt() -> None:
+    # A die does not stay tilted on its own: judged more than STRAIGHT_VIEW_COCKED_CONTACT
+    # (20 degrees) off the board within CONTACT die sizes of a dame's rim, it is cocked. Of
+    # these ten, 5 are caught; without the rule, 1.
+    boards = _against_boards(range(930, 940), 24.0)
+    caught = sum(_judged(with_rule) for with_rule, _ in boards)
+    alone = sum(_judged(without) for _, without in boards)
+    assert caught >= alone + 2, f"{caught} of {len(boards)} caught ({alone} without the rule)"

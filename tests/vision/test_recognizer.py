@@ -232,3 +232,46 @@ def test_with_both_dice_read_an_unread_sighting_is_dropped(small_session: Path,
     every = Recognizer(small_recognizer.calibration, dice_reader=reader,
                        dice_count=0).recognize(read_image(img))
     assert [d.reason for d in every.dice].count("cocked") == 1
+
+
+def test_a_tilted_die_against_a_dame_or_the_rail_is_cocked(small_recognizer: Recognizer) -> None:
+    import math
+
+    from tablier.vision.board import BoardQuad
+    from tablier.vision.checkers import FieldReading
+    from tablier.vision.recognizer import CONTACT, STRAIGHT_VIEW_COCKED_CONTACT, DieSighting
+    g = small_recognizer.calibration.geometry
+    w, h = g.size
+
+    def quad(px_per_mm: float) -> BoardQuad:
+        return BoardQuad(homography=np.eye(3), quad=((0.0, 0.0), (w * px_per_mm, 0.0),
+                                                     (w * px_per_mm, h * px_per_mm),
+                                                     (0.0, h * px_per_mm)),
+                         markers=(), source="calibration")
+
+    dame = g.slot_centers(5)[0]
+    rim = g.checker_diameter / 2
+    reach = CONTACT * g.die_size
+    fields = [FieldReading(field=5, color=Color.WHITE, visible=1, confidence=1.0)]
+    x0, y0, _x1, _y1 = g.surface
+
+    def die(at: tuple[float, float], tilt: float | None) -> DieSighting:
+        return DieSighting(value=4, center=(0.0, 0.0), center_mm=at, size=30.0,
+                           confidence=0.9, tilt=tilt)
+
+    tilted = STRAIGHT_VIEW_COCKED_CONTACT + 1
+    by_dame = die((dame[0], dame[1] - rim - reach + 1), tilted)
+    by_rail = die((x0 + 300.0, y0 + reach - 1), tilted)
+    away = die((dame[0], dame[1] - rim - reach - 1), tilted)
+    flat = die((dame[0], dame[1] - rim - 2), STRAIGHT_VIEW_COCKED_CONTACT - 1)
+    unjudged = die((dame[0], dame[1] - rim - 2), None)
+    dice = (by_dame, by_rail, away, flat, unjudged)
+    fine = quad(2.0)  # dice of 32 camera px: the contact rule holds
+    assert [(d.value, d.reason) for d in small_recognizer._leaning(dice, fields, fine)] == [
+        (None, "cocked"), (None, "cocked"), (4, None), (4, None), (4, None)]
+    # no dame read there: the die by the dame's place is not leaning on anything
+    assert small_recognizer._leaning(dice, [], fine)[0] == by_dame
+    # dice of 16 camera px have rougher tilts: no such judgement
+    assert small_recognizer._leaning(dice, fields, quad(1.0)) == dice
+    off = Recognizer(small_recognizer.calibration, cocked_contact=math.inf)
+    assert off._leaning(dice, fields, fine) == dice
