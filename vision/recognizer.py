@@ -264,7 +264,11 @@ is beside it (the seeds' "cocked against a dame or the rail"). Chosen on the tun
 1640x1232 whose cocked dice rest on a dame or the rail (seed 5041, ``tablier render --cocked
 0.3``): 7 more of its 57 cocked dice caught (of the 15 missed without), and 1 more of the 1,364
 flat dice of seeds 5041, 5024 and 5001 called cocked. The judged tilts come in steps of about
-3 degrees: at 17 degrees 9 more and 8 more; from 19 to 20 the same as at 20; at 22, 2 more."""
+3 degrees: at 17 degrees 9 more and 8 more; from 19 to 20 the same as at 20; at 22, 2 more.
+Not used by default (``Recognizer(cocked_contact=...)`` turns it on): on the measuring seed 2,
+with no cocked die, it called 3 of 740 flat dice cocked (each judged 21 degrees, touching or
+lying over a dame), where the tuning boards had shown 1 of 1,364. A flat die called cocked
+makes the players throw a good throw again, and cocked dice are rare at the board."""
 
 CONTACT = 0.7
 """How near (in die sizes, from the die's centre) a dame's rim or the rail must be for a die to
@@ -331,7 +335,7 @@ class Recognizer:
                  dice_view: float = 48.0, dice_count: int = 2,
                  die_sizes: tuple[float, float] = (0.5, 1.5),
                  camera_focal: float = CAMERA_FOCAL,
-                 cocked_contact: float = STRAIGHT_VIEW_COCKED_CONTACT) -> None:
+                 cocked_contact: float = math.inf) -> None:
         """Derive the probes and load the dice reader.
 
         Args:
@@ -369,7 +373,8 @@ class Recognizer:
                 so the ray along which each die is seen.
             cocked_contact: a die of at least ``FINE_DIE_PX`` camera pixels judged more than
                 this many degrees off the board, within ``CONTACT`` die sizes of a dame's rim
-                or the rail, is cocked (``math.inf``: never on that ground).
+                or the rail, is cocked; ``math.inf`` (the default): never on that ground. See
+                ``STRAIGHT_VIEW_COCKED_CONTACT`` for the angle tuned and why it is off.
 
         Raises:
             CalibrationError: if the calibration does not fit this tablier (stale).
