@@ -99,17 +99,24 @@ def test_dice_on_small_frames(session: str) -> None:
 Leaning = list[tuple[tuple[float, float], tuple[float, float], Scene, Any]]
 
 
+def _board(seed: int, g: BoardGeometry) -> tuple[np.random.Generator, BoardStyle, Camera,
+                                                 Calibration]:
+    """A 1640x1232 board of its own style and camera, calibrated; the rng to go on with."""
+    rng = np.random.default_rng(seed)
+    style, cam = BoardStyle.random(rng), Camera.random(rng, 1640, 1232, geometry=g)
+    ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(), seed=1,
+                       geometry=g)
+    return rng, style, cam, calibrate_frame(ref.image, geometry=g)
+
+
 def _leaning_boards(seeds: range, tilt: float) -> Leaning:
     """1640x1232 boards, each with a die leaning ``tilt`` degrees and a flat die:
     (leaning die's place, flat die's place, scene, observation)."""
     g = BoardGeometry()
     out = []
     for seed in seeds:
-        rng = np.random.default_rng(seed)
-        style, cam = BoardStyle.random(rng), Camera.random(rng, 1640, 1232, geometry=g)
-        ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(), seed=1,
-                           geometry=g)
-        rec = Recognizer(calibrate_frame(ref.image, geometry=g))
+        rng, style, cam, cal = _board(seed, g)
+        rec = Recognizer(cal)
         x0, y0, x1, y1 = g.surface
         lean = (float(rng.uniform(x0 + 60, x1 - 60)), float(rng.uniform(y0 + 60, y1 / 2)))
         flat = (float(rng.uniform(x0 + 60, x1 - 60)), float(rng.uniform(y1 / 2 + 30, y1 - 60)))
@@ -171,11 +178,7 @@ def _against_boards(seeds: range, tilt: float) -> list[tuple[Leaning, Leaning]]:
     g = BoardGeometry()
     out = []
     for seed in seeds:
-        rng = np.random.default_rng(seed)
-        style, cam = BoardStyle.random(rng), Camera.random(rng, 1640, 1232, geometry=g)
-        ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(), seed=1,
-                           geometry=g)
-        cal = calibrate_frame(ref.image, geometry=g)
+        rng, style, cam, cal = _board(seed, g)
         field = int(rng.choice([3, 4, 5, 8, 9, 10]))
         d = g.field_axis(field)[2]
         dame = g.slot_centers(field)[0]
