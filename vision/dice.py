@@ -194,8 +194,8 @@ class Die:
     """Why ``value`` is None: one of :data:`REASONS`; None when the die is read."""
     tilt: float | None = None
     """Degrees between the top face and the board as judged, with the board's normal known
-    (the larger of the straightened and the along-the-ray judgements); None without it. Not
-    part of the JSON contract."""
+    (the larger of the straightened and the along-the-ray judgements; the latter is not made
+    once the former finds the die cocked); None without it. Not part of the JSON contract."""
 
     def to_json(self) -> dict[str, object]:
         """Return the die as in the ``tablier dice --json`` contract.
@@ -1056,17 +1056,16 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
         for i, (top, group) in enumerate(zip(tops, groups, strict=True)):
             angle = (cfg.cocked_angle_board if top.radius >= cfg.cocked_min_radius_board
                      else cfg.cocked_angle_small)
-            straight = math.degrees(math.acos(min(1.0, _board_cos(
+            tilts[i] = math.degrees(math.acos(min(1.0, _board_cos(
                 cfg, top, group, board, image_size, scale))))
-            along = 0.0
-            if cfg.view_ray is not None and cfg.cocked_angle_ray < 90.0:
+            if tilts[i] > angle:
+                leaning.add(i)
+            elif cfg.view_ray is not None and cfg.cocked_angle_ray < 90.0:
                 along = math.degrees(math.acos(min(1.0, _ray_cos(
                     cfg, top, group, image_size, scale))))
+                tilts[i] = max(tilts[i], along)
                 if along > cfg.cocked_angle_ray:
                     leaning.add(i)
-            if straight > angle:
-                leaning.add(i)
-            tilts[i] = max(straight, along)
         return leaning, tilts
     idx = [i for i, f in enumerate(tops) if f.radius >= cfg.cocked_min_radius]
     if len(idx) < 2:
