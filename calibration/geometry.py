@@ -81,6 +81,11 @@ class BoardGeometry:
         return (x1 + self.rail, y1 + self.rail)
 
     @property
+    def bridge_x(self) -> float:
+        """The centre line of the bridge between the two halves, mm."""
+        return self.rail + 6 * self.field_width + self.bar / 2
+
+    @property
     def corners(self) -> FloatArray:
         """The outer corners, 4x2 (top-left, top-right, bottom-right, bottom-left), mm."""
         w, h = self.size

@@ -346,7 +346,7 @@ def _die_place(rng: np.random.Generator, g: BoardGeometry,
                taken: Sequence[tuple[float, float]]) -> tuple[float, float]:
     """A random place on the playing surface, off the bridge and clear of other dice, mm."""
     x0, y0, x1, y1 = g.surface
-    bar = x0 + 6 * g.field_width + g.bar / 2
+    bar = g.bridge_x
     while True:
         c = (float(rng.uniform(x0 + 15, x1 - 15)), float(rng.uniform(y0 + 15, y1 - 15)))
         if all(math.dist(c, t) > 30 for t in taken) and abs(c[0] - bar) > 25:
@@ -373,7 +373,7 @@ def _lean_against(rng: np.random.Generator, g: BoardGeometry, held: Mapping[int,
         place was found clear of other dames and dice.
     """
     x0, y0, x1, y1 = g.surface
-    bar = x0 + 6 * g.field_width + g.bar / 2
+    bar = g.bridge_x
     r = g.checker_diameter / 2
     dames = [c for wf, n in held.items() for c in g.slot_centers(wf)[:min(n, g.slots)]]
     fields = sorted(held)
@@ -452,7 +452,7 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
         x0, y0, x1, y1 = g.surface
         while len(specs) < 2:
             c = (float(rng.uniform(x0 + 15, x1 - 15)), float(rng.uniform(y0 + 15, y1 - 15)))
-            if any(math.dist(c, s.center) < 30 for s in specs) or abs(c[0] - (x0 + 6 * g.field_width + g.bar / 2)) < 25:
+            if any(math.dist(c, s.center) < 30 for s in specs) or abs(c[0] - g.bridge_x) < 25:
                 continue
             specs.append(DieSpec(value=int(rng.integers(1, 7)), center=c,
                                  rotation=float(rng.uniform(0, 90))))

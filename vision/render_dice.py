@@ -31,7 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -142,6 +142,20 @@ def _rounded_square(half: float, radius: float, steps: int = 6) -> NDArray[np.fl
 def _circle(steps: int = 20) -> NDArray[np.float64]:
     a = np.linspace(0.0, 2 * math.pi, steps, endpoint=False)
     return np.stack([np.cos(a), np.sin(a)], axis=1)
+
+
+def _pip_rings(value: int, spacing: float, radius: float, size: float,
+               steps: int = 20) -> list[NDArray[np.float64]]:
+    """Each pip of the face ``value`` as a ring of ``steps`` points, in the face's own (right,
+    down) axes, pixels."""
+    ring = _circle(steps)
+    return [np.array([px, py], dtype=np.float64)[None, :] * spacing * size + ring * radius * size
+            for px, py in PIP_LAYOUTS[value]]
+
+
+def _rounded(pts: Iterable[Sequence[float]]) -> tuple[tuple[float, float], ...]:
+    """Points as plain floats to 0.01 px, as the truth holds them."""
+    return tuple((round(float(p[0]), 2), round(float(p[1]), 2)) for p in pts)
 
 
 def render_die(
@@ -284,21 +298,20 @@ def render_die(
     hgt, wid = canvas.shape[:2]
     cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, wid), min(y1, hgt)
     truth_center, top_quad = _top_truth(top[1], top[2], top[3], offset, half, project)
-    pip = _circle(8)  # NOTE: eight points round each pip: within 0.1 px of its disc
     top3 = top[1] * half + offset
-    top_rings = np.vstack([
-        top3[None, :] + (np.array([px, py]) * pip_spacing * size + pip * pip_radius * size)
-        @ np.vstack([top[2], top[3]]) for px, py in PIP_LAYOUTS[top[0]]])
+    # NOTE: eight points round each pip: within 0.1 px of its disc
+    top_rings = np.vstack([top3[None, :] + ring @ np.vstack([top[2], top[3]])
+                           for ring in _pip_rings(top[0], pip_spacing, pip_radius, size, 8)])
     pips_2d = np.asarray(cv2.convexHull(project(top_rings).astype(np.float32)),
                          dtype=np.float64).reshape(-1, 2)
     reason = _reason(tilt, elevation, size, pips_2d, wid, hgt, cocked_limit)
     truth = DieTruth(
         value=None if reason else int(top[0]), top_value=int(top[0]),
         center=(round(truth_center[0], 2), round(truth_center[1], 2)), size=float(size),
-        top_face=tuple((round(float(x), 2), round(float(y), 2)) for x, y in top_quad),
-        outline=tuple((round(float(x), 2), round(float(y), 2)) for x, y in outline_2d),
+        top_face=_rounded(top_quad),
+        outline=_rounded(outline_2d),
         tilt=round(tilt, 2), reason=reason,
-        pips=tuple((round(float(x), 2), round(float(y), 2)) for x, y in pips_2d))
+        pips=_rounded(pips_2d))
     if cx0 >= cx1 or cy0 >= cy1:
         return truth
 
@@ -327,7 +340,6 @@ def render_die(
     fill(colour, outline_2d.astype(np.float64), tuple(float(c) for c in body * mean_shade * 0.92))
     fill(alpha, outline_2d.astype(np.float64), 1.0)
     face_outline = _rounded_square(half - rad * 0.55, rad * 0.9)
-    pip = _circle()
     for face_value, n_world, r_world, d_world, facing, shade in visible:
         centre3 = n_world * half + offset
 
@@ -340,9 +352,7 @@ def render_die(
         tone = body * shade * (0.85 + 0.15 * min(1.0, facing * 1.5))
         fill(colour, project(face_to_world(face_outline)), tuple(float(c) for c in tone))
         pip_tone = np.array(pip_rgb, dtype=np.float64) * (0.6 + 0.4 * shade)
-        for px, py in PIP_LAYOUTS[face_value]:
-            centre_uv = np.array([px, py], dtype=np.float64) * pip_spacing * size
-            ring_uv = centre_uv[None, :] + pip * pip_radius * size
+        for ring_uv in _pip_rings(face_value, pip_spacing, pip_radius, size):
             fill(colour, project(face_to_world(ring_uv)), tuple(float(c) for c in pip_tone))
 
     # Down-sample and composite: shadow first, then the die.
@@ -461,10 +471,10 @@ def _move_truth(truth: DieTruth, hom: NDArray[np.float64], width: int,
         value=None if reason else truth.value, top_value=truth.top_value,
         center=(round(float(centre[0]), 2), round(float(centre[1]), 2)),
         size=round(side, 2),
-        top_face=tuple((round(float(x), 2), round(float(y), 2)) for x, y in quad),
-        outline=tuple((round(float(x), 2), round(float(y), 2)) for x, y in move(truth.outline)),
+        top_face=_rounded(quad),
+        outline=_rounded(move(truth.outline)),
         tilt=truth.tilt, reason=reason,
-        pips=tuple((round(float(x), 2), round(float(y), 2)) for x, y in pips))
+        pips=_rounded(pips))
 
 
 def render_scene(rng: np.random.Generator, *, width: int = 640, height: int = 480,
