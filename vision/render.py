@@ -37,6 +37,7 @@ from tablier.calibration.geometry import (
 )
 from tablier.engine import Color, Marks, Pavillon
 from tablier.vision.board import camera_place
+from tablier.vision.render_dice import die_pose
 
 RGB = tuple[int, int, int]
 Image = npt.NDArray[np.uint8]
@@ -354,23 +355,26 @@ def _die_place(rng: np.random.Generator, g: BoardGeometry,
 
 
 def _lean_against(rng: np.random.Generator, g: BoardGeometry, held: Mapping[int, int],
-                  others: Sequence[tuple[float, float]]
-                  ) -> tuple[tuple[float, float], float] | None:
+                  others: Sequence[tuple[float, float]], die: DieSpec
+                  ) -> tuple[tuple[float, float], float, float] | None:
     """Where a cocked die rests against a dame or the rail, and which way its top leans.
 
-    A die does not stay tilted on its own: its edge is on the board and a face rests on the
-    rim of a dame (the first of a field's row, which is always there) or on the rail. Its top
-    leans away from what holds it.
+    A die does not stay tilted on its own: an edge is on the board and the die rests on what is
+    beside it. A dame is low (a few mm), so the die's bottom face rests on the rim of a dame
+    (the first of a field's row, which is always there) and its top leans away from the dame.
+    The rail is a wall higher than a die, so a die leans against it as a book against a
+    bookend: its top toward the rail, its upper edge touching it (up to 1 mm short).
 
     Args:
         rng: the source of randomness.
         g: the board.
         held: fields holding dames (White's numbering) -> how many.
         others: the other dice' centres, mm.
+        die: the cocked die (its face, turn and tilt decide how far it reaches).
 
     Returns:
-        The die's centre (mm) and the board direction of its lean (degrees), or None when no
-        place was found clear of other dames and dice.
+        The die's centre (mm), the board direction of its lean (degrees) and its turn
+        (degrees), or None when no place was found clear of other dames and dice.
     """
     x0, y0, x1, y1 = g.surface
     bar = g.bridge_x
@@ -378,6 +382,7 @@ def _lean_against(rng: np.random.Generator, g: BoardGeometry, held: Mapping[int,
     dames = [c for wf, n in held.items() for c in g.slot_centers(wf)[:min(n, g.slots)]]
     fields = sorted(held)
     for _ in range(60):
+        turn = die.rotation
         if fields and rng.random() < 0.7:
             support = g.slot_centers(fields[int(rng.integers(len(fields)))])[0]
             phi = float(rng.uniform(0.0, 2 * math.pi))
@@ -385,12 +390,16 @@ def _lean_against(rng: np.random.Generator, g: BoardGeometry, held: Mapping[int,
             c = (support[0] + gap * math.cos(phi), support[1] + gap * math.sin(phi))
         else:
             side = int(rng.integers(4))
-            gap = float(rng.uniform(5.0, 9.0))
+            phi = [-math.pi / 2, math.pi / 2, math.pi, 0.0][side]
+            # NOTE: turned so that an edge lies along the rail (a die does not lean on a corner).
+            reach, turn = min((_reach(g, replace(die, rotation=float(t)), phi), float(t))
+                              for t in range(0, 90, 3))
+            turn += float(rng.uniform(-3.0, 3.0))
+            reach = _reach(g, replace(die, rotation=turn), phi)
+            gap = reach + float(rng.uniform(0.0, 1.0))
             u = float(rng.uniform(0.0, 1.0))
-            c, phi = [((x0 + u * (x1 - x0), y0 + gap), math.pi / 2),
-                      ((x0 + u * (x1 - x0), y1 - gap), -math.pi / 2),
-                      ((x0 + gap, y0 + u * (y1 - y0)), 0.0),
-                      ((x1 - gap, y0 + u * (y1 - y0)), math.pi)][side]
+            c = [(x0 + u * (x1 - x0), y0 + gap), (x0 + u * (x1 - x0), y1 - gap),
+                 (x0 + gap, y0 + u * (y1 - y0)), (x1 - gap, y0 + u * (y1 - y0))][side]
         if not (x0 + 4 <= c[0] <= x1 - 4 and y0 + 4 <= c[1] <= y1 - 4) or abs(c[0] - bar) < 25:
             continue
         if any(math.dist(c, o) < 30 for o in others):
@@ -398,13 +407,54 @@ def _lean_against(rng: np.random.Generator, g: BoardGeometry, held: Mapping[int,
         # NOTE: clear of every dame but the one it rests on (at r + 3 mm or more).
         if any(math.dist(c, d) < r + 2.9 for d in dames):
             continue
-        return c, math.degrees(phi)
+        return c, math.degrees(phi), turn
+    return None
+
+
+def _reach(g: BoardGeometry, die: DieSpec, toward: float) -> float:
+    """How far (mm) a die's corners reach from its centre toward a board direction (radians),
+    the die leaning that way by its tilt."""
+    pose = die_pose(die.value, die.rotation, die.cocked, math.degrees(toward))
+    signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)],
+                     np.float64)
+    corners = pose @ (signs.T * g.die_size / 2)
+    return float(np.max(math.cos(toward) * corners[0] + math.sin(toward) * corners[1]))
+
+
+def _by_rail(rng: np.random.Generator, g: BoardGeometry, die: DieSpec,
+             others: Sequence[tuple[float, float]]) -> tuple[float, float] | None:
+    """Where a flat die rests against the rail, as a die thrown against it often does.
+
+    A side of the die touches the rail or stops short of it by up to 1.5 mm; how far its centre
+    lies from the rail depends on the die's turn. Its place along the rail is anywhere clear of
+    the bridge and of the other dice.
+
+    Args:
+        rng: the source of randomness.
+        g: the board.
+        die: the die (its turn).
+        others: the other dice' centres, mm.
+
+    Returns:
+        The die's centre (mm), or None when no place was found clear of the other dice.
+    """
+    x0, y0, x1, y1 = g.surface
+    turn = math.radians(die.rotation)
+    half = g.die_size / 2 * (abs(math.cos(turn)) + abs(math.sin(turn)))
+    for _ in range(30):
+        gap = half + float(rng.uniform(0.0, 1.5))
+        u = float(rng.uniform(0.05, 0.95))
+        c = [(x0 + u * (x1 - x0), y0 + gap), (x0 + u * (x1 - x0), y1 - gap),
+             (x0 + gap, y0 + u * (y1 - y0)), (x1 - gap, y0 + u * (y1 - y0))][int(rng.integers(4))]
+        if abs(c[0] - g.bridge_x) < 25 or any(math.dist(c, o) < 30 for o in others):
+            continue
+        return c
     return None
 
 
 def random_scene(rng: np.random.Generator, *, dice: bool = True,
                  occluder_rate: float = 0.0, cocked_rate: float = 0.0,
-                 cocked_against: bool = True) -> Scene:
+                 cocked_against: bool = True, by_rail: float = 0.0) -> Scene:
     """A random mid-game board: 15 dames a side spread over plausible fields.
 
     Fields hold one colour each (a field is never shared), the talons keep a pile, and the
@@ -417,9 +467,15 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
         cocked_rate: probability that one die is cocked, leaning 20 to 45 degrees (on a
             dame's edge, about 25, or against the rail). At 0 nothing more is drawn from
             ``rng``, so sets rendered before this option are rendered alike.
-        cocked_against: a cocked die is moved to rest against a dame or the rail, leaning
-            away from it (see :func:`_lean_against`); False leans it where it fell, any way
-            (how sets with cocked dice were rendered before 2026-11-24's sixth round).
+        cocked_against: a cocked die is moved to rest against a dame (leaning away from it)
+            or the rail (leaning toward it; see :func:`_lean_against`); False leans it where it
+            fell, any way (how sets with cocked dice were rendered before 2026-11-24's sixth
+            round). In the sixth round's sets (seeds 5041, 8090) a die by the rail leaned
+            away from it, 5-9 mm from it: render those from commit d552952.
+        by_rail: probability that a die lies flat against the rail (see :func:`_by_rail`),
+            drawn for each die before one may be cocked. At 0 nothing more is drawn from
+            ``rng``: before this option (2026-11-24's seventh round) a die's centre was always
+            at least 15 mm from the rail.
 
     Returns:
         The scene.
@@ -456,6 +512,11 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
                 continue
             specs.append(DieSpec(value=int(rng.integers(1, 7)), center=c,
                                  rotation=float(rng.uniform(0, 90))))
+        for k in range(len(specs) if by_rail > 0 else 0):
+            if rng.random() < by_rail:
+                at = _by_rail(rng, g, specs[k], [o.center for i, o in enumerate(specs) if i != k])
+                if at is not None:
+                    specs[k] = replace(specs[k], center=at)
     if specs and cocked_rate > 0 and rng.random() < cocked_rate:
         k = int(rng.integers(len(specs)))
         specs[k] = replace(specs[k], cocked=float(rng.uniform(20.0, 45.0)),
@@ -464,9 +525,10 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
             held = {white_field(c, f): n for c in (Color.WHITE, Color.BLACK)
                     for f, n in men[c].items() if n > 0}
             rest = _lean_against(rng, BoardGeometry(), held,
-                                 [o.center for i, o in enumerate(specs) if i != k])
+                                 [o.center for i, o in enumerate(specs) if i != k], specs[k])
             if rest is not None:
-                specs[k] = replace(specs[k], center=rest[0], cock_direction=rest[1])
+                specs[k] = replace(specs[k], center=rest[0], cock_direction=rest[1],
+                                   rotation=rest[2])
 
     def score() -> Score:
         return Score(points=int(rng.choice([0, 2, 4, 6, 8, 10])), holes=int(rng.integers(0, 12)),
@@ -1068,7 +1130,7 @@ def nudge(camera: Camera, rng: np.random.Generator, *, shift: float = 0.015,
 def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                width: int = 1640, height: int = 1232, occluder_rate: float = 0.08,
                dice: bool = True, cocked_rate: float = 0.0, cocked_against: bool = True,
-               parallax: bool = True) -> list[Path]:
+               by_rail: float = 0.0, parallax: bool = True) -> list[Path]:
     """Render a fixture set: sessions of one board and camera, each with its calibration.
 
     Each session has its own board style, camera and lens; its ``reference.jpg`` (the start of a
@@ -1090,6 +1152,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
         dice: whether frames show two dice.
         cocked_rate: share of frames with a cocked die (see :func:`random_scene`).
         cocked_against: see :func:`random_scene`.
+        by_rail: share of dice lying flat against the rail (see :func:`random_scene`).
         parallax: see :func:`render_frame`.
 
     Returns:
@@ -1124,7 +1187,8 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
             else:
                 pose = nudge(cam, rng)
             scene = random_scene(rng, dice=dice, occluder_rate=occluder_rate,
-                                 cocked_rate=cocked_rate, cocked_against=cocked_against)
+                                 cocked_rate=cocked_rate, cocked_against=cocked_against,
+                                 by_rail=by_rail)
             r = render_frame(scene, style=style, camera=pose, seed=int(rng.integers(2**31)),
                              geometry=g, parallax=parallax)
             write_frame(r, folder, f"frame_{i:03d}")

@@ -158,6 +158,21 @@ def _rounded(pts: Iterable[Sequence[float]]) -> tuple[tuple[float, float], ...]:
     return tuple((round(float(p[0]), 2), round(float(p[1]), 2)) for p in pts)
 
 
+def die_pose(value: int, rotation: float = 0.0, cocked: float = 0.0,
+             cock_direction: float = 0.0) -> NDArray[np.float64]:
+    """The rotation taking a die's own axes to the world's (z up): face ``value`` up, turned by
+    ``rotation`` degrees about the vertical, then tilted ``cocked`` degrees with its top
+    toward ``cock_direction`` (degrees, 0 = +x, 90 = +y)."""
+    up = np.array([0.0, 0.0, 1.0])
+    pose = _align(np.array(_FACE_NORMALS[value]), up)
+    pose = _rotation(up, math.radians(rotation)) @ pose
+    if cocked:
+        cd = math.radians(cock_direction)
+        axis = np.array([-math.sin(cd), math.cos(cd), 0.0])
+        pose = _rotation(axis, math.radians(cocked)) @ pose
+    return pose
+
+
 def render_die(
     canvas: NDArray[np.uint8],
     *,
@@ -229,14 +244,7 @@ def render_die(
     if canvas.ndim != 3 or canvas.shape[2] != 3 or canvas.dtype != np.uint8:
         raise ValueError(f"canvas must be HxWx3 uint8, got {canvas.shape} {canvas.dtype}")
 
-    # Pose: face `value` up, turned, cocked; then the camera's view rotation.
-    up = np.array([0.0, 0.0, 1.0])
-    pose = _align(np.array(_FACE_NORMALS[value]), up)
-    pose = _rotation(up, math.radians(rotation)) @ pose
-    if cocked:
-        cd = math.radians(cock_direction)
-        axis = np.array([-math.sin(cd), math.cos(cd), 0.0])
-        pose = _rotation(axis, math.radians(cocked)) @ pose
+    pose = die_pose(value, rotation, cocked, cock_direction)
     vd = math.radians(view_direction)
     view = _rotation(np.array([math.sin(vd), -math.cos(vd), 0.0]), math.radians(view_tilt))
 
