@@ -397,9 +397,7 @@ def _lean_against(rng: np.random.Generator, g: BoardGeometry, held: Mapping[int,
             turn += float(rng.uniform(-3.0, 3.0))
             reach = _reach(g, replace(die, rotation=turn), phi)
             gap = reach + float(rng.uniform(0.0, 1.0))
-            u = float(rng.uniform(0.0, 1.0))
-            c = [(x0 + u * (x1 - x0), y0 + gap), (x0 + u * (x1 - x0), y1 - gap),
-                 (x0 + gap, y0 + u * (y1 - y0)), (x1 - gap, y0 + u * (y1 - y0))][side]
+            c = _rail_point(g, side, float(rng.uniform(0.0, 1.0)), gap)
         if not (x0 + 4 <= c[0] <= x1 - 4 and y0 + 4 <= c[1] <= y1 - 4) or abs(c[0] - bar) < 25:
             continue
         if any(math.dist(c, o) < 30 for o in others):
@@ -421,6 +419,14 @@ def _reach(g: BoardGeometry, die: DieSpec, toward: float) -> float:
     return float(np.max(math.cos(toward) * corners[0] + math.sin(toward) * corners[1]))
 
 
+def _rail_point(g: BoardGeometry, side: int, u: float, gap: float) -> tuple[float, float]:
+    """The point ``gap`` mm inside the playing surface from one of its sides (0: y0, 1: y1,
+    2: x0, 3: x1), at fraction ``u`` along it."""
+    x0, y0, x1, y1 = g.surface
+    return [(x0 + u * (x1 - x0), y0 + gap), (x0 + u * (x1 - x0), y1 - gap),
+            (x0 + gap, y0 + u * (y1 - y0)), (x1 - gap, y0 + u * (y1 - y0))][side]
+
+
 def _by_rail(rng: np.random.Generator, g: BoardGeometry, die: DieSpec,
              others: Sequence[tuple[float, float]]) -> tuple[float, float] | None:
     """Where a flat die rests against the rail, as a die thrown against it often does.
@@ -438,14 +444,12 @@ def _by_rail(rng: np.random.Generator, g: BoardGeometry, die: DieSpec,
     Returns:
         The die's centre (mm), or None when no place was found clear of the other dice.
     """
-    x0, y0, x1, y1 = g.surface
     turn = math.radians(die.rotation)
     half = g.die_size / 2 * (abs(math.cos(turn)) + abs(math.sin(turn)))
     for _ in range(30):
         gap = half + float(rng.uniform(0.0, 1.5))
         u = float(rng.uniform(0.05, 0.95))
-        c = [(x0 + u * (x1 - x0), y0 + gap), (x0 + u * (x1 - x0), y1 - gap),
-             (x0 + gap, y0 + u * (y1 - y0)), (x1 - gap, y0 + u * (y1 - y0))][int(rng.integers(4))]
+        c = _rail_point(g, int(rng.integers(4)), u, gap)
         if abs(c[0] - g.bridge_x) < 25 or any(math.dist(c, o) < 30 for o in others):
             continue
         return c
