@@ -37,7 +37,7 @@ from tablier.calibration.geometry import (
 )
 from tablier.engine import Color, Marks, Pavillon
 from tablier.vision.board import camera_place
-from tablier.vision.render_dice import die_pose
+from tablier.vision.render_dice import CUBE_CORNERS, die_pose
 
 RGB = tuple[int, int, int]
 Image = npt.NDArray[np.uint8]
@@ -413,9 +413,7 @@ def _reach(g: BoardGeometry, die: DieSpec, toward: float) -> float:
     """How far (mm) a die's corners reach from its centre toward a board direction (radians),
     the die leaning that way by its tilt."""
     pose = die_pose(die.value, die.rotation, die.cocked, math.degrees(toward))
-    signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)],
-                     np.float64)
-    corners = pose @ (signs.T * g.die_size / 2)
+    corners = pose @ (CUBE_CORNERS.T * g.die_size / 2)
     return float(np.max(math.cos(toward) * corners[0] + math.sin(toward) * corners[1]))
 
 

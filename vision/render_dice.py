@@ -158,6 +158,11 @@ def _rounded(pts: Iterable[Sequence[float]]) -> tuple[tuple[float, float], ...]:
     return tuple((round(float(p[0]), 2), round(float(p[1]), 2)) for p in pts)
 
 
+CUBE_CORNERS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)],
+                        dtype=np.float64)
+"""The corners of a cube of edge 2 about its centre, in the die's own axes."""
+
+
 def die_pose(value: int, rotation: float = 0.0, cocked: float = 0.0,
              cock_direction: float = 0.0) -> NDArray[np.float64]:
     """The rotation taking a die's own axes to the world's (z up): face ``value`` up, turned by
@@ -250,8 +255,7 @@ def render_die(
 
     # Cube corners in the world; the lowest point rests at `elevation`.
     half = size / 2.0
-    signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)],
-                     dtype=np.float64)
+    signs = CUBE_CORNERS
     corners = (pose @ (signs * half).T).T
     lift = elevation - float(corners[:, 2].min())
     offset = np.array([0.0, 0.0, lift])
