@@ -44,6 +44,12 @@ Image = npt.NDArray[np.uint8]
 ARUCO_DICT = cv2.aruco.DICT_4X4_50
 """The ArUco dictionary of the corner markers."""
 _MARGIN_MM = 260.0
+_DAME_THICKNESS = 7.0
+"""Thickness of a dame, mm: a die lying on a pile is raised by this much per dame."""
+_PILE_STEP = 1.3
+"""How far each dame of a pile is drawn up and to the left of the one below it, mm."""
+_SLOT_JITTER = ((-1.5, 1.5), (-0.8, 0.4))
+"""How far a stack of dames is drawn from its slot's centre, mm: x range, y range."""
 
 
 # Appearance ---------------------------------------------------------------------------------
@@ -298,6 +304,9 @@ class DieSpec:
     """Tilt away from lying flat, degrees (a cocked die leans on a dame or the rail)."""
     cock_direction: float = 0.0
     """Board direction toward which a cocked die's top leans, degrees (0 = +x, 90 = +y)."""
+    on_dame: bool = False
+    """Lying flat on the dames of the slot nearest its centre: drawn on top of that pile,
+    raised by its height and moved with its top (see :func:`random_scene`'s ``on_dames``)."""
 
 
 @dataclass(frozen=True)
@@ -454,9 +463,99 @@ def _by_rail(rng: np.random.Generator, g: BoardGeometry, die: DieSpec,
     return None
 
 
+def _dame_stacks(g: BoardGeometry, held: Mapping[int, int]
+                 ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Where the dames of the held fields may be drawn, before their piles are chosen.
+
+    A field of ``n`` dames fills its first slots with stacks, the tallest first, so the k-th
+    slot's stack has at most ``n / (k + 1)`` dames; each dame of a stack is drawn a step up and
+    to the left of the one below it. Returned per slot that may hold dames: the segment its
+    discs' centres may lie on (the slot's centre and the tallest stack's top), mm.
+    """
+    out = []
+    for wf, n in held.items():
+        for k, c in enumerate(g.slot_centers(wf)[:min(n, g.slots)]):
+            top = max(0, n // (k + 1) - 1) * _PILE_STEP
+            out.append((c, (c[0] - top, c[1] - top)))
+    return out
+
+
+def _crosses_dames(g: BoardGeometry, die: DieSpec,
+                   stacks: Sequence[tuple[tuple[float, float], tuple[float, float]]]) -> bool:
+    """Whether a flat die's footprint would cross a dame that may be drawn (see
+    :func:`_dame_stacks`), allowing for how far a stack is drawn from its slot."""
+    a = math.radians(die.rotation)
+    ca, sa, half = math.cos(a), math.sin(a), g.die_size / 2
+    reach = g.checker_diameter / 2 + max(map(abs, (*_SLOT_JITTER[0], *_SLOT_JITTER[1])))
+    for base, top in stacks:
+        if math.dist(die.center, base) > reach + half * math.sqrt(2) + math.dist(base, top):
+            continue
+        steps = max(1, math.ceil(math.dist(base, top)))
+        for i in range(steps + 1):
+            px = base[0] + (top[0] - base[0]) * i / steps - die.center[0]
+            py = base[1] + (top[1] - base[1]) * i / steps - die.center[1]
+            # the disc's centre in the die's own axes, then its distance to the die's square
+            u, v = ca * px + sa * py, -sa * px + ca * py
+            if math.hypot(max(abs(u) - half, 0.0), max(abs(v) - half, 0.0)) < reach:
+                return True
+    return False
+
+
+def _dames_hold_dice(rng: np.random.Generator, g: BoardGeometry, held: Mapping[int, int],
+                     dice: Sequence[DieSpec], rate: float, along_rail: set[int]
+                     ) -> list[DieSpec]:
+    """Dice as they lie among dames on a real board, never through one.
+
+    A die that falls on a dame lies on top of it (a flat die resting on a man is good, WR
+    "Dice throws"); one that would lie half over a dame at board level cannot. Each die is put
+    on the first pile of a random held field with probability ``rate`` (within 3 mm of the
+    slot's centre, so it lies wholly on the pile's top; drawn raised by the pile and moved with
+    its top, see :func:`_draw_dice`). Every other die whose footprint would cross a dame is
+    placed again, clear of the dames and the other dice (by the rail again if it lay there);
+    when no such place is found it is put on the nearest pile clear of the other dice.
+
+    Args:
+        rng: the source of randomness.
+        g: the board.
+        held: fields holding dames (White's numbering) -> how many.
+        dice: the dice as thrown.
+        rate: probability that a die lies on a dame.
+        along_rail: indices of the dice laid against the rail.
+
+    Returns:
+        The dice.
+    """
+    out = list(dice)
+    stacks = _dame_stacks(g, held)
+    fields = sorted(held)
+    for k, die in enumerate(out):
+        others = [o.center for i, o in enumerate(out) if i != k]
+        if fields and rng.random() < rate:
+            base = g.slot_centers(fields[int(rng.integers(len(fields)))])[0]
+            c = (base[0] + float(rng.uniform(-3.0, 3.0)), base[1] + float(rng.uniform(-3.0, 3.0)))
+            if all(math.dist(c, o) >= 30 for o in others):
+                out[k] = replace(die, center=c, on_dame=True)
+                continue
+        if not _crosses_dames(g, die, stacks):
+            continue
+        for _ in range(60):
+            at = (_by_rail(rng, g, die, others) if k in along_rail
+                  else _die_place(rng, g, others))
+            if at is not None and not _crosses_dames(g, replace(die, center=at), stacks):
+                out[k] = replace(die, center=at)
+                break
+        else:
+            free = [b for b, _ in stacks if all(math.dist(b, o) >= 30 for o in others)]
+            if free:
+                base = min(free, key=lambda b: math.dist(b, die.center))
+                out[k] = replace(die, center=base, on_dame=True)
+    return out
+
+
 def random_scene(rng: np.random.Generator, *, dice: bool = True,
                  occluder_rate: float = 0.0, cocked_rate: float = 0.0,
-                 cocked_against: bool = True, by_rail: float = 0.0) -> Scene:
+                 cocked_against: bool = True, by_rail: float = 0.0,
+                 on_dames: float = 0.0) -> Scene:
     """A random mid-game board: 15 dames a side spread over plausible fields.
 
     Fields hold one colour each (a field is never shared), the talons keep a pile, and the
@@ -478,6 +577,11 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
             drawn for each die before one may be cocked. At 0 nothing more is drawn from
             ``rng``: before this option (2026-11-24's seventh round) a die's centre was always
             at least 15 mm from the rail.
+        on_dames: above 0, dice lie as on a real board: each die lies flat on the top of the
+            first pile of a random field holding dames with this probability, and every other
+            die is moved clear of the dames (see :func:`_dames_hold_dice`). At 0 nothing more
+            is drawn from ``rng`` and a flat die may be drawn through a dame at board level,
+            as in every set rendered before 2026-11-24's eighth round.
 
     Returns:
         The scene.
@@ -505,6 +609,7 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
             taken[wf] = color
             left -= n
     specs: list[DieSpec] = []
+    along_rail: set[int] = set()
     if dice:
         g = BoardGeometry()
         x0, y0, x1, y1 = g.surface
@@ -519,18 +624,21 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
                 at = _by_rail(rng, g, specs[k], [o.center for i, o in enumerate(specs) if i != k])
                 if at is not None:
                     specs[k] = replace(specs[k], center=at)
+                    along_rail.add(k)
+    held = {white_field(c, f): n for c in (Color.WHITE, Color.BLACK)
+            for f, n in men[c].items() if n > 0}
+    if specs and on_dames > 0:
+        specs = _dames_hold_dice(rng, BoardGeometry(), held, specs, on_dames, along_rail)
     if specs and cocked_rate > 0 and rng.random() < cocked_rate:
         k = int(rng.integers(len(specs)))
         specs[k] = replace(specs[k], cocked=float(rng.uniform(20.0, 45.0)),
                            cock_direction=float(rng.uniform(0.0, 360.0)))
         if cocked_against:
-            held = {white_field(c, f): n for c in (Color.WHITE, Color.BLACK)
-                    for f, n in men[c].items() if n > 0}
             rest = _lean_against(rng, BoardGeometry(), held,
                                  [o.center for i, o in enumerate(specs) if i != k], specs[k])
             if rest is not None:
                 specs[k] = replace(specs[k], center=rest[0], cock_direction=rest[1],
-                                   rotation=rest[2])
+                                   rotation=rest[2], on_dame=False)
 
     def score() -> Score:
         return Score(points=int(rng.choice([0, 2, 4, 6, 8, 10])), holes=int(rng.integers(0, 12)),
@@ -652,7 +760,7 @@ def _draw_board(p: _Painter, style: BoardStyle) -> None:
 def _draw_checker(p: _Painter, c: tuple[float, float], color: RGB, level: int,
                   dark: bool) -> None:
     r = p.g.checker_diameter / 2
-    off = (-1.3 * level, -1.3 * level)
+    off = (-_PILE_STEP * level, -_PILE_STEP * level)
     cc = (c[0] + off[0], c[1] + off[1])
     if level == 0:
         p.shade(_circle_poly((c[0] + 2.0, c[1] + 2.5), r), 0.45)
@@ -663,10 +771,15 @@ def _draw_checker(p: _Painter, c: tuple[float, float], color: RGB, level: int,
     p.circle((cc[0] - r * 0.3, cc[1] - r * 0.3), r * 0.18, _shade_rgb(color, 1.25 if dark else 1.04))
 
 
+Stack = tuple[tuple[float, float], tuple[float, float], int]
+"""A stack of dames as drawn: its slot's centre and its top dame's centre (mm), how many."""
+
+
 def _draw_checkers(p: _Painter, style: BoardStyle, scene: Scene, rng: np.random.Generator
-                   ) -> list[dict[str, Any]]:
+                   ) -> tuple[list[dict[str, Any]], list[Stack]]:
     g = p.g
     truth: list[dict[str, Any]] = []
+    stacks: list[Stack] = []
     owner: dict[int, tuple[Color, int]] = {}
     for color, men in ((Color.WHITE, scene.white), (Color.BLACK, scene.black)):
         for f, n in men.items():
@@ -685,14 +798,16 @@ def _draw_checkers(p: _Painter, style: BoardStyle, scene: Scene, rng: np.random.
             rgb = style.white if color is Color.WHITE else style.black
             centers = g.slot_centers(wf)
             for k, size in enumerate(piles):
-                jx, jy = rng.uniform(-1.5, 1.5), rng.uniform(-0.8, 0.4)
+                jx, jy = rng.uniform(*_SLOT_JITTER[0]), rng.uniform(*_SLOT_JITTER[1])
                 base = (centers[k][0] + jx, centers[k][1] + jy)
                 for level in range(size):
                     _draw_checker(p, base, rgb, level, color is Color.BLACK)
+                top = (base[0] - _PILE_STEP * (size - 1), base[1] - _PILE_STEP * (size - 1))
+                stacks.append((centers[k], top, size))
         truth.append({"field": wf, "color": None if held is None else held[0].value,
                       "count": 0 if held is None else held[1], "visible": len(piles),
                       "piles": piles})
-    return truth
+    return truth, stacks
 
 
 def _draw_marks(p: _Painter, style: BoardStyle, marks: Marks) -> dict[str, Any]:
@@ -773,10 +888,18 @@ def _die_renderer() -> Callable[..., Any]:
 
 
 def _draw_dice(p: _Painter, dice: Sequence[DieSpec],
-               viewpoint: tuple[float, float, float] | None = None) -> list[dict[str, Any]]:
+               viewpoint: tuple[float, float, float] | None = None,
+               stacks: Sequence[Stack] = ()) -> list[dict[str, Any]]:
     render = _die_renderer()
     out: list[dict[str, Any]] = []
     for d in dice:
+        stand = 0.0
+        if d.on_dame and stacks:
+            # on the pile whose slot is nearest: moved with its top, raised by its height
+            slot, top, size = min(stacks, key=lambda s: math.dist(s[0], d.center))
+            d = replace(d, center=(d.center[0] + top[0] - slot[0],
+                                   d.center[1] + top[1] - slot[1]))
+            stand = size * _DAME_THICKNESS * p.s
         x, y = p.px(d.center)
         lean = (0.0, 0.0)
         if viewpoint is not None:
@@ -784,15 +907,22 @@ def _draw_dice(p: _Painter, dice: Sequence[DieSpec],
             # so its top is drawn outward from the point below the camera (parallax)
             bx, by, height = viewpoint
             lean = ((d.center[0] - bx) / height, (d.center[1] - by) / height)
+        if stand:
+            # NOTE: the dames are drawn without parallax (each one a fixed step up and left), so
+            # the die's foot is drawn where the pile's top is drawn, not leaning out with it.
+            x -= round(lean[0] * stand * _ONE)
+            y -= round(lean[1] * stand * _ONE)
         t = render(p.img, value=d.value, center=(x / _ONE, y / _ONE), size=p.g.die_size * p.s,
                    rotation=d.rotation, cocked=d.cocked, cock_direction=d.cock_direction,
-                   lean=lean)
+                   lean=lean, stand=stand)
         info = t if isinstance(t, dict) else t.to_json()
         c = info["center"]
         out.append({"value": info["value"], "reason": info.get("reason"),
                     "center_mm": [c[0] / p.s - p.origin, c[1] / p.s - p.origin]})
         if d.cocked:
             out[-1]["tilt"] = round(d.cocked, 1)
+        if stand:
+            out[-1]["on_dame"] = True
     return out
 
 
@@ -936,8 +1066,9 @@ def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camer
     painter = _Painter(g, scale, style.table)
     _draw_board(painter, style)
     marks_truth = _draw_marks(painter, style, scene.marks or _default_marks())
-    fields = _draw_checkers(painter, style, scene, rng)
-    dice = _draw_dice(painter, scene.dice, camera.viewpoint(g) if parallax else None)
+    fields, stacks = _draw_checkers(painter, style, scene, rng)
+    dice = _draw_dice(painter, scene.dice, camera.viewpoint(g) if parallax else None,
+                      stacks)
     if scene.occluder:
         _draw_occluder(painter, scene.occluder, rng)
     frame = _look(painter.img, camera, g, scale, style.table)
@@ -1132,7 +1263,8 @@ def nudge(camera: Camera, rng: np.random.Generator, *, shift: float = 0.015,
 def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                width: int = 1640, height: int = 1232, occluder_rate: float = 0.08,
                dice: bool = True, cocked_rate: float = 0.0, cocked_against: bool = True,
-               by_rail: float = 0.0, parallax: bool = True) -> list[Path]:
+               by_rail: float = 0.0, on_dames: float = 0.0, parallax: bool = True
+               ) -> list[Path]:
     """Render a fixture set: sessions of one board and camera, each with its calibration.
 
     Each session has its own board style, camera and lens; its ``reference.jpg`` (the start of a
@@ -1155,6 +1287,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
         cocked_rate: share of frames with a cocked die (see :func:`random_scene`).
         cocked_against: see :func:`random_scene`.
         by_rail: share of dice lying flat against the rail (see :func:`random_scene`).
+        on_dames: share of dice lying flat on a pile of dames (see :func:`random_scene`).
         parallax: see :func:`render_frame`.
 
     Returns:
@@ -1190,7 +1323,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                 pose = nudge(cam, rng)
             scene = random_scene(rng, dice=dice, occluder_rate=occluder_rate,
                                  cocked_rate=cocked_rate, cocked_against=cocked_against,
-                                 by_rail=by_rail)
+                                 by_rail=by_rail, on_dames=on_dames)
             r = render_frame(scene, style=style, camera=pose, seed=int(rng.integers(2**31)),
                              geometry=g, parallax=parallax)
             write_frame(r, folder, f"frame_{i:03d}")

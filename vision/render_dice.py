@@ -188,6 +188,7 @@ def render_die(
     cocked: float = 0.0,
     cock_direction: float = 0.0,
     elevation: float = 0.0,
+    stand: float = 0.0,
     view_tilt: float = 0.0,
     view_direction: float = 90.0,
     body_rgb: tuple[int, int, int] = (236, 232, 218),
@@ -217,6 +218,10 @@ def render_die(
         elevation: height of the die's lowest point above the ground, pixels: a die resting
             on another die has ``elevation`` about ``size`` (reason "on_die" when above a
             quarter of ``size``). The shadow falls on the ground.
+        stand: height of the surface the die lies on, pixels: the top of a pile of dames (a
+            die lying flat on a man is good, so this is not "on_die"). The die is raised by it
+            and its shadow falls on that surface (drawn there also where it would reach past
+            the dame's edge).
         view_tilt: angle of the camera from the vertical, degrees (0 = straight down).
         view_direction: image direction (degrees) in which the camera stands; side faces
             facing it are seen (90 = the camera is below the image, as in a webcam on a desk).
@@ -257,7 +262,7 @@ def render_die(
     half = size / 2.0
     signs = CUBE_CORNERS
     corners = (pose @ (signs * half).T).T
-    lift = elevation - float(corners[:, 2].min())
+    lift = stand + elevation - float(corners[:, 2].min())
     offset = np.array([0.0, 0.0, lift])
 
     shear = np.array(lean, dtype=np.float64)
@@ -295,9 +300,9 @@ def render_die(
     body_pts = (inner[:, None, :] + ring[None, :, :]).reshape(-1, 3)
     outline_2d = cv2.convexHull(project(body_pts).astype(np.float32)).reshape(-1, 2)
 
-    # Shadow: the body projected onto the ground along the light.
+    # Shadow: the body projected along the light onto what it stands on.
     lz = max(light[2], 0.15)
-    ground = body_pts - np.outer(body_pts[:, 2] / lz, light)
+    ground = body_pts - np.outer((body_pts[:, 2] - stand) / lz, light)
     shadow_2d = cv2.convexHull(project(ground).astype(np.float32)).reshape(-1, 2)
 
     # Local patch, supersampled.

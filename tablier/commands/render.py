@@ -42,6 +42,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--by-rail", type=float, default=0.0,
                         help="share of dice lying flat against the rail (default: %(default)s; "
                              "before this option a die lay at least 15 mm from it)")
+    parser.add_argument("--on-dames", type=float, default=0.0,
+                        help="share of dice lying flat on top of a pile of dames; above 0 "
+                             "every other die also lies clear of the dames (default: "
+                             "%(default)s, a die may be drawn through a dame at board level)")
     parser.add_argument("--no-parallax", dest="parallax", action="store_false",
                         help="draw the dice straight down, not as the camera sees them from "
                              "its place (how the sets committed before this option were made)")
@@ -72,9 +76,10 @@ def run(args: argparse.Namespace) -> int:
     if not (64 <= w <= 8000 and 64 <= h <= 8000):
         raise UsageError(f"--size {args.size!r} out of range 64..8000")
     if (args.sessions < 1 or args.frames < 1 or not 0 <= args.occluders <= 1
-            or not 0 <= args.cocked <= 1 or not 0 <= args.by_rail <= 1):
-        raise UsageError("--sessions and --frames must be at least 1, --occluders, --cocked and "
-                         "--by-rail 0..1")
+            or not 0 <= args.cocked <= 1 or not 0 <= args.by_rail <= 1
+            or not 0 <= args.on_dames <= 1):
+        raise UsageError("--sessions and --frames must be at least 1, --occluders, --cocked, "
+                         "--by-rail and --on-dames 0..1")
     from tablier.calibration.calibration import CalibrationError
     try:
         return _render(args, w, h)
@@ -94,6 +99,7 @@ def _render(args: argparse.Namespace, w: int, h: int) -> int:
     folders = render_set(args.out, seed=args.seed, sessions=args.sessions, frames=args.frames,
                          width=w, height=h, occluder_rate=args.occluders,
                          cocked_rate=args.cocked, cocked_against=args.cocked_against,
-                         by_rail=args.by_rail, parallax=args.parallax)
+                         by_rail=args.by_rail, on_dames=args.on_dames,
+                         parallax=args.parallax)
     print(f"wrote {len(folders)} session(s) of {args.frames} frames under {args.out}")
     return 0

@@ -103,6 +103,21 @@ def test_lean_shows_the_side_facing_the_nadir() -> None:
     assert leaning.value == 3
 
 
+def test_a_die_standing_on_a_dame_is_raised_and_good() -> None:
+    # on a pile 30 px high, seen leaning 0.2 px per px of height: the top moves 6 px more
+    low = render_die(_canvas(), value=4, center=(120.0, 100.0), size=40.0, lean=(0.2, 0.0))
+    high = render_die(_canvas(), value=4, center=(120.0, 100.0), size=40.0, lean=(0.2, 0.0),
+                      stand=30.0)
+    assert high.center[0] == pytest.approx(low.center[0] + 0.2 * 30.0, abs=0.05)
+    assert high.value == 4 and high.reason is None
+    # seen straight down, a die on a pile looks as one on the board: its shadow falls on the
+    # pile's top, not on the board below (it would reach farther from the die)
+    a, b = _canvas(), _canvas()
+    render_die(a, value=4, center=(120.0, 100.0), size=40.0, stand=30.0)
+    render_die(b, value=4, center=(120.0, 100.0), size=40.0)
+    assert np.array_equal(a, b)
+
+
 def test_scene_truth_is_inside_the_frame_and_seeded() -> None:
     from tablier.vision.render_dice import render_scene
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from tablier.calibration.geometry import BoardGeometry
@@ -164,10 +166,65 @@ def test_a_die_by_the_rail_touches_it_lying_flat() -> None:
                for s in range(30) for d in random_scene(np.random.default_rng(s)).dice)
 
 
+def _held(scene: Scene) -> dict[int, int]:
+    from tablier.vision.render import white_field
+    return {white_field(c, f): n for c, men in ((Color.WHITE, scene.white),
+                                                 (Color.BLACK, scene.black))
+            for f, n in men.items() if n > 0}
+
+
+def test_a_die_crossing_a_dame_is_moved_clear_or_lies_on_top_of_it() -> None:
+    import math
+
+    from tablier.vision.render import _crosses_dames, _dame_stacks
+    g = BoardGeometry()
+    crossing = on_top = clear = 0
+    for seed in range(60):
+        old = random_scene(np.random.default_rng(seed), by_rail=0.3)
+        crossing += sum(_crosses_dames(g, d, _dame_stacks(g, _held(old))) for d in old.dice)
+        scene = random_scene(np.random.default_rng(seed), by_rail=0.3, on_dames=0.3)
+        a, b = scene.dice
+        assert math.dist(a.center, b.center) >= 30
+        firsts = [g.slot_centers(wf)[0] for wf in _held(scene)]
+        for die in scene.dice:
+            if die.on_dame:
+                # wholly on the first dame of a field: within 3 mm of the slot's centre
+                assert min(math.dist(die.center, c) for c in firsts) <= 3 * math.sqrt(2)
+                on_top += 1
+            else:
+                assert not _crosses_dames(g, die, _dame_stacks(g, _held(scene))), seed
+                clear += 1
+    # without the option a die is drawn through a dame about one time in six
+    assert crossing >= 10, crossing
+    assert on_top >= 20 and clear >= 60, (on_top, clear)
+
+
+def test_a_die_on_a_dame_is_drawn_on_its_pile_raised_and_readable() -> None:
+    import math
+    g = BoardGeometry()
+    for seed in range(40):
+        scene = random_scene(np.random.default_rng(seed), on_dames=1.0)
+        if any(d.on_dame for d in scene.dice):
+            break
+    flat = replace(scene, dice=tuple(replace(d, on_dame=False) for d in scene.dice))
+    cam = Camera.random(np.random.default_rng(1), 1640, 1232, geometry=g)
+    up, down = (render_frame(s, seed=5, camera=cam).truth["dice"] for s in (scene, flat))
+    raised = [k for k, d in enumerate(scene.dice) if d.on_dame]
+    assert raised
+    for k in raised:
+        assert up[k]["on_dame"] and up[k]["value"] == scene.dice[k].value
+        assert up[k]["reason"] is None  # not "on_die": a flat die on a man is good
+        # drawn on the pile's top (up and to the left of its slot), not where it lay
+        moved = np.subtract(up[k]["center_mm"], down[k]["center_mm"])
+        assert 0.5 < math.hypot(*moved) < 30, moved
+    for k in set(range(len(scene.dice))) - set(raised):
+        assert "on_dame" not in up[k] and up[k]["center_mm"] == down[k]["center_mm"]
+
+
 def test_no_cocked_dice_draws_nothing_more() -> None:
     # sets rendered before --cocked existed must come out alike from their seeds
     a, b = np.random.default_rng(8), np.random.default_rng(8)
-    assert random_scene(a) == random_scene(b, cocked_rate=0.0, by_rail=0.0)
+    assert random_scene(a) == random_scene(b, cocked_rate=0.0, by_rail=0.0, on_dames=0.0)
     assert a.bit_generator.state == b.bit_generator.state
     c = np.random.default_rng(8)
     random_scene(c, cocked_rate=1.0)
