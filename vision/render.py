@@ -674,6 +674,13 @@ class _Painter:
         self.img = np.empty((*size, 3), np.uint8)
         self.img[:] = background
 
+    @classmethod
+    def over(cls, other: _Painter, img: Image) -> _Painter:
+        """A painter like ``other`` drawing onto ``img`` (an image of the same size)."""
+        p = cls.__new__(cls)
+        p.g, p.s, p.origin, p.img = other.g, other.s, other.origin, img
+        return p
+
     def px(self, p: tuple[float, float]) -> tuple[int, int]:
         return (round((p[0] + self.origin) * self.s * _ONE),
                 round((p[1] + self.origin) * self.s * _ONE))
@@ -755,6 +762,58 @@ def _draw_board(p: _Painter, style: BoardStyle) -> None:
         patch = np.where(marker[..., None] > 127, np.array([240, 240, 236], np.uint8),
                          np.array([18, 18, 18], np.uint8))
         p.img[b:b + n, a:a + n] = patch
+
+
+def _expanded(g: BoardGeometry, eye: tuple[float, float, float], depth: float
+              ) -> npt.NDArray[np.float64]:
+    """The playing surface's corners moved out from the point below the camera by as much as
+    the surface, ``depth`` below the rails, is later shrunk toward it (see :func:`_sunk`)."""
+    x0, y0, x1, y1 = g.surface
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    below = np.array(eye[:2])
+    return np.asarray(below + (corners - below) * (eye[2] + depth) / eye[2], np.float64)
+
+
+def _draw_walls(p: _Painter, style: BoardStyle, eye: tuple[float, float, float],
+                depth: float) -> None:
+    """The rails' inner walls as the camera sees them, drawn round the playing surface.
+
+    A wall shows where the camera looks down on it: on each side whose rail lies beyond the
+    point below the camera. Drawn in the surface's texture, between the surface's edge and
+    where the rails' edge falls once the surface is shrunk (see :func:`_sunk`); the light comes
+    from the top left, so the walls facing it (right and bottom) are the lighter.
+    """
+    x0, y0, x1, y1 = p.g.surface
+    inner = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    outer = _expanded(p.g, eye, depth)
+    bx, by = eye[0], eye[1]
+    sides = ((0, 1, by > y0, 0.62), (1, 2, bx < x1, 0.82), (2, 3, by < y1, 0.86),
+             (3, 0, bx > x0, 0.58))
+    for a, b, seen, shade in sides:
+        if seen:
+            p.poly([inner[a], inner[b], outer[b], outer[a]], _shade_rgb(style.rail, shade))
+
+
+def _sunk(p: _Painter, rails: Image, eye: tuple[float, float, float], depth: float) -> float:
+    """Shrink the drawn surface toward the point below the camera, as a surface ``depth`` below
+    the rails is seen in the rails' plane, and lay the rails (``rails``) over it; in place.
+
+    ``eye`` is the camera's place over the surface (its height above the surface). Returns the
+    factor the surface was shrunk by.
+    """
+    k = (eye[2] - depth) / eye[2]
+    bx, by = (eye[0] + p.origin) * p.s, (eye[1] + p.origin) * p.s
+    m = np.array([[k, 0.0, (1 - k) * bx], [0.0, k, (1 - k) * by]])
+    h, w = p.img.shape[:2]
+    surface = cv2.warpAffine(p.img, m, (w, h), flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)
+    x0, y0, x1, y1 = p.g.surface
+    a, b = p.px((x0, y0))
+    c, d = p.px((x1, y1))
+    a, b, c, d = (round(v / _ONE) for v in (a, b, c, d))
+    p.img[:] = rails
+    p.img[b:d, a:c] = surface[b:d, a:c]
+    return k
 
 
 def _draw_checker(p: _Painter, c: tuple[float, float], color: RGB, level: int,
@@ -1027,7 +1086,7 @@ class Rendered:
 def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camera | None = None,
                  lighting: Lighting | None = None, seed: int = 0,
                  geometry: BoardGeometry | None = None, width: int = 1640,
-                 height: int = 1232, parallax: bool = True) -> Rendered:
+                 height: int = 1232, parallax: bool = True, depth: float = 0.0) -> Rendered:
     """Render one camera frame of the board.
 
     Args:
@@ -1042,6 +1101,13 @@ def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camer
         parallax: draw the dice as the camera sees them from its place (side faces facing
             the point below the camera show, the top drawn outward); False draws them
             straight down, as every set rendered before 2026-11-24's fourth round was.
+        depth: how far the playing surface lies below the rails' top, mm (a real board's
+            rails are walls round a sunk surface). The markers, holes, fichets and pavillon
+            stay in the rails' plane; the surface, jetons, dames and dice are seen from the
+            camera's place that much farther away, and the rails' inner walls show where the
+            camera looks down on them. 0 (the default, and every set rendered before
+            2026-11-24's eighth round) draws the whole board in one plane. A die's
+            ``center_mm`` is where its top face is seen in the rails' plane.
 
     Returns:
         The frame and its truth: ``image`` ``[w, h]``; ``quad`` (outer corners in frame pixels,
@@ -1065,10 +1131,24 @@ def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camer
     scale = min(4.0, max(1.0, 1.25 * px_per_mm))
     painter = _Painter(g, scale, style.table)
     _draw_board(painter, style)
-    marks_truth = _draw_marks(painter, style, scene.marks or _default_marks())
+    marks = scene.marks or _default_marks()
+    eye = camera.viewpoint(g) if parallax or depth else None
+    rails: Image | None = None
+    if depth and eye is not None:
+        # the rails' top (holes, fichets, pavillon, markers) stays in the markers' plane; the
+        # playing surface lies `depth` lower and is drawn into the same texture first
+        rails = painter.img.copy()
+        _draw_marks(_Painter.over(painter, rails), style, marks)
+        _draw_walls(painter, style, eye, depth)
+        eye = (eye[0], eye[1], eye[2] + depth)
+    marks_truth = _draw_marks(painter, style, marks)
     fields, stacks = _draw_checkers(painter, style, scene, rng)
-    dice = _draw_dice(painter, scene.dice, camera.viewpoint(g) if parallax else None,
-                      stacks)
+    dice = _draw_dice(painter, scene.dice, eye if parallax else None, stacks)
+    if rails is not None and eye is not None:
+        k = _sunk(painter, rails, eye, depth)
+        for d in dice:
+            d["center_mm"] = [eye[0] + (d["center_mm"][0] - eye[0]) * k,
+                              eye[1] + (d["center_mm"][1] - eye[1]) * k]
     if scene.occluder:
         _draw_occluder(painter, scene.occluder, rng)
     frame = _look(painter.img, camera, g, scale, style.table)
@@ -1263,8 +1343,8 @@ def nudge(camera: Camera, rng: np.random.Generator, *, shift: float = 0.015,
 def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                width: int = 1640, height: int = 1232, occluder_rate: float = 0.08,
                dice: bool = True, cocked_rate: float = 0.0, cocked_against: bool = True,
-               by_rail: float = 0.0, on_dames: float = 0.0, parallax: bool = True
-               ) -> list[Path]:
+               by_rail: float = 0.0, on_dames: float = 0.0, parallax: bool = True,
+               depth: float = 0.0) -> list[Path]:
     """Render a fixture set: sessions of one board and camera, each with its calibration.
 
     Each session has its own board style, camera and lens; its ``reference.jpg`` (the start of a
@@ -1289,6 +1369,8 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
         by_rail: share of dice lying flat against the rail (see :func:`random_scene`).
         on_dames: share of dice lying flat on a pile of dames (see :func:`random_scene`).
         parallax: see :func:`render_frame`.
+        depth: how far the playing surface lies below the rails' top, mm (see
+            :func:`render_frame`); the reference frame too.
 
     Returns:
         The session folders.
@@ -1307,7 +1389,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
         style = BoardStyle.random(rng)
         cam = Camera.random(rng, width, height, geometry=g)
         ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(),
-                           seed=int(rng.integers(2**31)), geometry=g)
+                           seed=int(rng.integers(2**31)), geometry=g, depth=depth)
         write_frame(ref, folder, "reference")
         lens: Lens | None = None
         if abs(cam.k1) > 0.05:
@@ -1325,7 +1407,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                                  cocked_rate=cocked_rate, cocked_against=cocked_against,
                                  by_rail=by_rail, on_dames=on_dames)
             r = render_frame(scene, style=style, camera=pose, seed=int(rng.integers(2**31)),
-                             geometry=g, parallax=parallax)
+                             geometry=g, parallax=parallax, depth=depth)
             write_frame(r, folder, f"frame_{i:03d}")
         folders.append(folder)
     return folders

@@ -46,6 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="share of dice lying flat on top of a pile of dames; above 0 "
                              "every other die also lies clear of the dames (default: "
                              "%(default)s, a die may be drawn through a dame at board level)")
+    parser.add_argument("--depth", type=float, default=0.0, metavar="MM",
+                        help="how far the playing surface lies below the rails' top, mm "
+                             "(default: %(default)s, the whole board in one plane)")
     parser.add_argument("--no-parallax", dest="parallax", action="store_false",
                         help="draw the dice straight down, not as the camera sees them from "
                              "its place (how the sets committed before this option were made)")
@@ -77,9 +80,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--size {args.size!r} out of range 64..8000")
     if (args.sessions < 1 or args.frames < 1 or not 0 <= args.occluders <= 1
             or not 0 <= args.cocked <= 1 or not 0 <= args.by_rail <= 1
-            or not 0 <= args.on_dames <= 1):
+            or not 0 <= args.on_dames <= 1 or not 0 <= args.depth <= 80):
         raise UsageError("--sessions and --frames must be at least 1, --occluders, --cocked, "
-                         "--by-rail and --on-dames 0..1")
+                         "--by-rail and --on-dames 0..1, --depth 0..80 mm")
     from tablier.calibration.calibration import CalibrationError
     try:
         return _render(args, w, h)
@@ -100,6 +103,6 @@ def _render(args: argparse.Namespace, w: int, h: int) -> int:
                          width=w, height=h, occluder_rate=args.occluders,
                          cocked_rate=args.cocked, cocked_against=args.cocked_against,
                          by_rail=args.by_rail, on_dames=args.on_dames,
-                         parallax=args.parallax)
+                         parallax=args.parallax, depth=args.depth)
     print(f"wrote {len(folders)} session(s) of {args.frames} frames under {args.out}")
     return 0

@@ -247,3 +247,36 @@ def test_parallax_draws_a_die_s_top_away_from_the_camera_s_foot() -> None:
     # the top face is one die (16 mm) up: drawn 16 * (spot - foot) / height further out
     expect = np.array(spot) + g.die_size * (np.array(spot) - (bx, by)) / height
     assert np.allclose(seen[True]["center_mm"], expect, atol=0.5)
+
+
+def test_a_sunk_surface_leaves_the_rails_and_is_seen_nearer_the_camera() -> None:
+    import math
+
+    from tablier.vision.render import DieSpec, Lighting
+    g = BoardGeometry()
+    x0, y0, x1, y1 = g.surface
+    cam = Camera.random(np.random.default_rng(4), 1640, 1232, geometry=g)
+    bx, by, height = cam.viewpoint(g)
+    # a die far from the point below the camera, where the surface moves most
+    far = (x0 + 30.0 if bx > (x0 + x1) / 2 else x1 - 30.0,
+           y0 + 30.0 if by > (y0 + y1) / 2 else y1 - 30.0)
+    scene = Scene(white={1: 15}, black={1: 15}, dice=(DieSpec(value=4, center=far),))
+    flat, sunk = (render_frame(scene, camera=cam, lighting=Lighting(), seed=2, depth=d)
+                  for d in (0.0, 30.0))
+    # the rails' top stays put: the markers and the holes look the same
+    for mid, corners in flat.truth["markers"].items():
+        assert np.allclose(corners, sunk.truth["markers"][mid])
+    pts = cam.project(g, [g.marker_center(0), g.hole_center(Color.WHITE, 6)])
+    for x, y in np.round(pts).astype(int):
+        a = flat.image[y - 6:y + 7, x - 6:x + 7].astype(int)
+        b = sunk.image[y - 6:y + 7, x - 6:x + 7].astype(int)
+        assert np.abs(a - b).mean() < 3
+    # the die is seen nearer the point below the camera, by about depth / height
+    (d0,), (d1,) = flat.truth["dice"], sunk.truth["dice"]
+    r0, r1 = math.dist(d0["center_mm"], (bx, by)), math.dist(d1["center_mm"], (bx, by))
+    assert r1 < r0 and (r0 - r1) / r0 == pytest.approx(30.0 / height, rel=0.3)
+    # and drawn there: the die's white top lies under the truth's pixel, not the old one
+    for r in (flat, sunk):
+        x, y = np.round(r.truth["dice"][0]["center"]).astype(int)
+        assert r.image[y - 1:y + 2, x - 1:x + 2].min() > 150
+    assert math.dist(d0["center"], d1["center"]) > 8
