@@ -65,6 +65,9 @@ class BoardGeometry:
     """Edge of a die, mm."""
     marker_size: float = 38.0
     """Side of the black square of one ArUco marker, mm (centred on a corner block)."""
+    surface_depth: float = 0.0
+    """How far the playing surface lies below the rails' top (where the markers are), mm; 0
+    reads the whole board as one plane."""
 
     # Overall shape
     @property
@@ -253,7 +256,9 @@ class BoardGeometry:
             raise ValueError(f"unknown board dimension(s): {sorted(unknown)!r}")
         values: dict[str, float | int] = {}
         for name, value in data.items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            low_ok = name == "surface_depth" and isinstance(value, (int, float)) and value == 0
+            if (isinstance(value, bool) or not isinstance(value, (int, float))
+                    or (value <= 0 and not low_ok)):
                 raise ValueError(f"board dimension {name!r} must be a positive number, "
                                  f"not {value!r}")
             values[name] = int(value) if name == "slots" else float(value)

@@ -279,6 +279,45 @@ def locate_board(cfg: VisionConfig, image: Image, *, previous: BoardQuad | None 
                      source="calibration")
 
 
+CAMERA_FOCAL = 1.0
+"""Focal length of a camera without lens calibration, as a share of the frame's width (a lens
+of 53 degrees across), to place the camera above the board from the board's corners."""
+
+
+def surface_homography(cfg: VisionConfig, quad: BoardQuad, focal: float = CAMERA_FOCAL
+                       ) -> Matrix | None:
+    """Board millimetres on a sunk playing surface -> undistorted frame pixels.
+
+    The markers lie on the rails' top; the playing surface lies ``surface_depth`` (the
+    calibration's geometry) below it, so from a camera at height ``H`` above the rails a point
+    ``p`` of the surface is seen where the rails' plane would show ``b + (p - b) H / (H + d)``,
+    ``b`` the point below the camera (placed from the board's corners through the lens's
+    matrix, or one of focal ``focal`` times the frame's width).
+
+    Returns:
+        The homography, or None when the surface lies in the rails' plane (depth 0) or no
+        camera place fits.
+    """
+    g = cfg.calibration.geometry
+    if g.surface_depth <= 0:
+        return None
+    w, _h = cfg.calibration.image_size
+    if cfg.calibration.lens is not None:
+        k = cfg.calibration.lens.arrays()[0]
+    else:
+        f = focal * w
+        k = np.array([[f, 0.0, w / 2], [0.0, f, _h / 2], [0.0, 0.0, 1.0]])
+    corners = g.corners.astype(np.float64)
+    px = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), quad.homography)
+    place = camera_place(corners, px, k)
+    if place is None:  # pragma: no cover - four corners of a convex quad always give a pose
+        return None
+    bx, by, height = place
+    s = height / (height + g.surface_depth)
+    shrink = np.array([[s, 0.0, (1 - s) * bx], [0.0, s, (1 - s) * by], [0.0, 0.0, 1.0]])
+    return np.asarray(quad.homography @ shrink, np.float64)
+
+
 def rectify(cfg: VisionConfig, image: Image, quad: BoardQuad) -> Image:
     """The board straight from above, rails included, at the calibration's scale.
 
@@ -287,16 +326,30 @@ def rectify(cfg: VisionConfig, image: Image, quad: BoardQuad) -> Image:
         image: HxWx3 uint8 RGB frame.
         quad: where the board is.
 
+    A playing surface sunk below the rails (the geometry's ``surface_depth``) is straightened
+    on its own plane (:func:`surface_homography`), the rails on theirs.
+
     Returns:
         The rectified board, ``layout.shape`` x 3 uint8 RGB.
 
     Raises:
         Nothing.
     """
+    out = _rectify(cfg, image, quad.homography)
+    sunk = surface_homography(cfg, quad)
+    if sunk is not None:
+        surface = _rectify(cfg, image, sunk)
+        s = cfg.layout.scale
+        x0, y0, x1, y1 = (round(v * s) for v in cfg.calibration.geometry.surface)
+        out[y0:y1, x0:x1] = surface[y0:y1, x0:x1]
+    return out
+
+
+def _rectify(cfg: VisionConfig, image: Image, homography: Matrix) -> Image:
     hh, ww = cfg.layout.shape
     s = cfg.layout.scale
     to_mm = np.array([[1 / s, 0, 0], [0, 1 / s, 0], [0, 0, 1]])
-    m = quad.homography @ to_mm
+    m = homography @ to_mm
     if cfg.calibration.lens is None:
         return np.asarray(cv2.warpPerspective(image, m, (ww, hh),
                                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,

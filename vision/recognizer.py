@@ -23,6 +23,7 @@ from tablier.calibration.calibration import Calibration
 from tablier.calibration.geometry import white_field
 from tablier.engine import Color, Dice
 from tablier.vision.board import (
+    CAMERA_FOCAL,
     BoardQuad,
     VisionConfig,
     camera_place,
@@ -281,9 +282,6 @@ FINE_DIE_PX = 23.0
 (between the two tuned resolutions: at most 20.3 px at 1024x768, at least 25.7 at 1640x1232)."""
 
 
-CAMERA_FOCAL = 1.0
-"""Focal length of a camera without lens calibration, as a share of the frame's width (a lens
-of 53 degrees across), to place the camera above the board from the board's corners."""
 
 
 class _StraightViewReader:

@@ -1395,7 +1395,9 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
         if abs(cam.k1) > 0.05:
             lens = Lens(matrix=tuple(tuple(float(v) for v in row) for row in cam.matrix),
                         dist=tuple(float(v) for v in cam.dist))
-        calibrate_frame(ref.image, lens=lens, geometry=g).save(folder / "calibration.json")
+        # the calibration knows the surface's depth, as `tablier calibrate --surface-depth`
+        known = replace(g, surface_depth=depth) if depth else g
+        calibrate_frame(ref.image, lens=lens, geometry=known).save(folder / "calibration.json")
         for i in range(frames):
             if rng.random() < 0.15:
                 # the camera or the board was moved: the markers are searched afresh

@@ -47,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     b.add_argument("--corners", nargs=4, metavar="X,Y", default=None,
                    help="outer corners TL TR BR BL, for a board without markers")
     b.add_argument("--lens", type=Path, default=None, help="lens.json from the lens step")
+    b.add_argument("--surface-depth", type=float, default=0.0, metavar="MM",
+                   help="how far the playing surface lies below the rails' top (where the "
+                        "markers are), mm: measure it with a ruler (default: %(default)s)")
     o = sub.add_parser("overlay", help="draw the calibrated layout on a frame")
     o.add_argument("image", type=Path)
     o.add_argument("--calibration", type=Path, default=Path("calibration.json"))
@@ -116,7 +119,13 @@ def run(args: argparse.Namespace) -> int:
             board_lens = load_lens(args.lens) if args.lens else None
             corners = _corners(args.corners) if args.corners else None
             frame = read_image(args.image)
-            cal = calibrate_frame(frame, corners=corners, lens=board_lens)
+            if not 0 <= args.surface_depth <= 80:
+                raise UsageError(f"--surface-depth {args.surface_depth} mm is out of range 0..80")
+            from dataclasses import replace
+
+            from tablier.calibration.geometry import BoardGeometry
+            geometry = replace(BoardGeometry(), surface_depth=args.surface_depth)
+            cal = calibrate_frame(frame, corners=corners, lens=board_lens, geometry=geometry)
             cal.save(args.out)
             _write(args.overlay, draw_overlay(cal, frame))
             how = "markers" if corners is None else "the corners given"

@@ -88,6 +88,14 @@ def test_calibrate_steps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert (tmp_path / "o.jpg").stat().st_size > 1000
     data = json.loads((tmp_path / "c.json").read_text())
     assert data["format"] == "tablier-calibration" and data["markers"] is True
+    assert data["geometry"]["surface_depth"] == 0.0
+    code, _out, err = _run(capsys, "calibrate", "board", str(ROOT / "reference.jpg"), "--out",
+                          str(tmp_path / "d.json"), "--overlay", str(tmp_path / "o.jpg"),
+                          "--surface-depth", "22")
+    assert code == 0, err
+    assert json.loads((tmp_path / "d.json").read_text())["geometry"]["surface_depth"] == 22.0
+    _one_line_error(*_run(capsys, "calibrate", "board", str(ROOT / "reference.jpg"),
+                          "--surface-depth", "-3"), "--surface-depth")
     code, _out, err = _run(capsys, "calibrate", "overlay", str(ROOT / "frame_001.jpg"),
                           "--calibration", str(tmp_path / "c.json"), "--out",
                           str(tmp_path / "o2.jpg"))
