@@ -92,7 +92,13 @@ def draw_overlay(calibration: Calibration, frame: Image) -> Image:
     Raises:
         CalibrationError: if the board cannot be found on the frame.
     """
-    from tablier.vision.board import VisionConfig, locate_board, project
+    from tablier.vision.board import (
+        BoardQuad,
+        VisionConfig,
+        locate_board,
+        project,
+        surface_homography,
+    )
     from tablier.vision.errors import RecognitionError
     cfg = VisionConfig.from_calibration(calibration)
     try:
@@ -101,9 +107,20 @@ def draw_overlay(calibration: Calibration, frame: Image) -> Image:
         raise CalibrationError(exc.reason) from None
     g = calibration.geometry
     out = frame.copy()
+    sunk = surface_homography(cfg, quad)
+    surface = quad if sunk is None else BoardQuad(homography=sunk, quad=quad.quad,
+                                                  markers=quad.markers, source=quad.source)
+    x0, y0, x1, y1 = g.surface
+
+    def project_mm(mm: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        # NOTE: a point on the playing surface (edge included) is drawn in the surface's plane
+        pts = np.asarray(mm, np.float64).reshape(-1, 2)
+        on = ((pts[:, 0] >= x0 - 1e-6) & (pts[:, 0] <= x1 + 1e-6)
+              & (pts[:, 1] >= y0 - 1e-6) & (pts[:, 1] <= y1 + 1e-6))
+        return np.where(on[:, None], project(cfg, surface, pts), project(cfg, quad, pts))
 
     def poly(mm: npt.ArrayLike, color: tuple[int, int, int], closed: bool = True) -> None:
-        px = project(cfg, quad, np.asarray(mm, np.float64))
+        px = project_mm(mm)
         cv2.polylines(out, [np.round(px * 4).astype(np.int32).reshape(-1, 1, 2)], closed, color,
                       1, cv2.LINE_AA, 2)
 
@@ -112,14 +129,13 @@ def draw_overlay(calibration: Calibration, frame: Image) -> Image:
         poly(np.stack([c[0] + r * np.cos(a), c[1] + r * np.sin(a)], axis=1), color)
 
     poly(g.corners, (255, 255, 0))
-    x0, y0, x1, y1 = g.surface
     poly([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], (255, 255, 0))
     for f in range(1, 25):
         poly(g.field_triangle(f), (0, 255, 0))
         for c in g.slot_centers(f):
             ring(c, 0.3 * g.checker_diameter, (0, 200, 255))
         x, yb, d = g.field_axis(f)
-        px = project(cfg, quad, [[x, yb + d * 8]])[0]
+        px = project_mm([[x, yb + d * 8]])[0]
         cv2.putText(out, str(f), (int(px[0]) - 6, int(px[1]) + 4), cv2.FONT_HERSHEY_SIMPLEX,
                     0.35, (255, 255, 255), 1, cv2.LINE_AA)
     for color in (Color.WHITE, Color.BLACK):

@@ -7,8 +7,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from tablier.calibration.calibration import Calibration
-from tablier.calibration.flow import calibrate_frame
+from tablier.calibration.flow import calibrate_frame, draw_overlay
 from tablier.calibration.geometry import BoardGeometry
+from tablier.engine import Color
 from tablier.vision.board import VisionConfig, locate_board, rectify, surface_homography
 from tablier.vision.render import Camera, Lighting, Scene, render_frame
 
@@ -48,6 +49,12 @@ def test_the_surface_is_straightened_on_its_own_plane(seed: int) -> None:
     # the edge is the fields' colour, as 12 mm in
     assert _edge_contrast(untold, ref.image, side) > 3 * _edge_contrast(told, ref.image, side)
     assert _edge_contrast(told, ref.image, side) < 12
+    # the overlay the user checks draws the fields where the surface is seen, the holes as before
+    a, b = draw_overlay(told, ref.image), draw_overlay(untold, ref.image)
+    assert (a != b).any(axis=2).sum() > 500
+    hole = np.round(cam.project(g, [g.hole_center(Color.WHITE, 6)])[0]).astype(int)
+    x, y = hole
+    assert np.array_equal(a[y - 8:y + 9, x - 8:x + 9], b[y - 8:y + 9, x - 8:x + 9])
 
 
 def test_a_surface_in_the_rails_plane_keeps_one_homography() -> None:
