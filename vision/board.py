@@ -284,6 +284,24 @@ CAMERA_FOCAL = 1.0
 of 53 degrees across), to place the camera above the board from the board's corners."""
 
 
+def board_camera_place(cfg: VisionConfig, quad: BoardQuad, focal: float = CAMERA_FOCAL
+                       ) -> tuple[float, float, float] | None:
+    """The point of the board below the camera (mm) and the camera's height above it (mm).
+
+    The pose that maps the board's corners to where ``quad`` draws them (:func:`camera_place`),
+    through the lens's camera matrix or one of focal ``focal`` times the frame's width.
+    """
+    w, h = cfg.calibration.image_size
+    if cfg.calibration.lens is not None:
+        k = cfg.calibration.lens.arrays()[0]
+    else:
+        f = focal * w
+        k = np.array([[f, 0.0, w / 2], [0.0, f, h / 2], [0.0, 0.0, 1.0]])
+    corners = cfg.calibration.geometry.corners.astype(np.float64)
+    px = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), quad.homography)
+    return camera_place(corners, px, k)
+
+
 def surface_homography(cfg: VisionConfig, quad: BoardQuad, focal: float = CAMERA_FOCAL
                        ) -> Matrix | None:
     """Board millimetres on a sunk playing surface -> undistorted frame pixels.
@@ -301,15 +319,7 @@ def surface_homography(cfg: VisionConfig, quad: BoardQuad, focal: float = CAMERA
     g = cfg.calibration.geometry
     if g.surface_depth <= 0:
         return None
-    w, _h = cfg.calibration.image_size
-    if cfg.calibration.lens is not None:
-        k = cfg.calibration.lens.arrays()[0]
-    else:
-        f = focal * w
-        k = np.array([[f, 0.0, w / 2], [0.0, f, _h / 2], [0.0, 0.0, 1.0]])
-    corners = g.corners.astype(np.float64)
-    px = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), quad.homography)
-    place = camera_place(corners, px, k)
+    place = board_camera_place(cfg, quad, focal)
     if place is None:  # pragma: no cover - four corners of a convex quad always give a pose
         return None
     bx, by, height = place
@@ -335,20 +345,25 @@ def rectify(cfg: VisionConfig, image: Image, quad: BoardQuad) -> Image:
     Raises:
         Nothing.
     """
-    out = _rectify(cfg, image, quad.homography)
+    hh, ww = cfg.layout.shape
+    out = _rectify(cfg, image, quad.homography, (0, 0, ww, hh))
     sunk = surface_homography(cfg, quad)
     if sunk is not None:
-        surface = _rectify(cfg, image, sunk)
         s = cfg.layout.scale
-        x0, y0, x1, y1 = (round(v * s) for v in cfg.calibration.geometry.surface)
-        out[y0:y1, x0:x1] = surface[y0:y1, x0:x1]
+        box = tuple(round(v * s) for v in cfg.calibration.geometry.surface)
+        x0, y0, x1, y1 = box
+        out[y0:y1, x0:x1] = _rectify(cfg, image, sunk, (x0, y0, x1, y1))
     return out
 
 
-def _rectify(cfg: VisionConfig, image: Image, homography: Matrix) -> Image:
-    hh, ww = cfg.layout.shape
+def _rectify(cfg: VisionConfig, image: Image, homography: Matrix,
+             box: tuple[int, int, int, int]) -> Image:
+    """The part ``box`` (x0, y0, x1, y1 rectified pixels) of the board straightened by
+    ``homography`` (board millimetres -> undistorted frame pixels)."""
+    bx, by, bx1, by1 = box
+    ww, hh = bx1 - bx, by1 - by
     s = cfg.layout.scale
-    to_mm = np.array([[1 / s, 0, 0], [0, 1 / s, 0], [0, 0, 1]])
+    to_mm = np.array([[1 / s, 0, bx / s], [0, 1 / s, by / s], [0, 0, 1]])
     m = homography @ to_mm
     if cfg.calibration.lens is None:
         return np.asarray(cv2.warpPerspective(image, m, (ww, hh),

@@ -26,7 +26,7 @@ from tablier.vision.board import (
     CAMERA_FOCAL,
     BoardQuad,
     VisionConfig,
-    camera_place,
+    board_camera_place,
     check_image,
     locate_board,
     project,
@@ -506,20 +506,9 @@ class Recognizer:
         return np.asarray(view, np.uint8)
 
     def _camera_place(self, quad: BoardQuad) -> tuple[float, float, float] | None:
-        """The point of the board below the camera (mm) and the camera's height above it (mm).
-
-        The pose that maps the board's corners to where ``quad`` draws them, through the lens's
-        camera matrix or one of focal ``camera_focal`` times the frame's width.
-        """
-        w, h = self.calibration.image_size
-        if self.calibration.lens is not None:
-            k = self.calibration.lens.arrays()[0]
-        else:
-            f = self._focal * w
-            k = np.array([[f, 0.0, w / 2], [0.0, f, h / 2], [0.0, 0.0, 1.0]])
-        corners = self.calibration.geometry.corners.astype(np.float64)
-        px = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), quad.homography)
-        return camera_place(corners, px, k)
+        """The point of the board below the camera (mm) and the camera's height above it (mm),
+        through the lens or a focal of ``camera_focal`` times the frame's width."""
+        return board_camera_place(self.config, quad, self._focal)
 
     def _read_dice(self, image: Image, quad: BoardQuad, rect: Image,
                    gain: npt.NDArray[np.float32]) -> tuple[DieSighting, ...]:
