@@ -3,8 +3,9 @@
 An arm reaching over the board always crosses a rail, and nothing else ever covers a rail but a
 die (small) or a fichet (in its hole, which is not probed). So rail probes far from the
 reference colour mean a hand, an arm or a cup. Surface probes whose colour matches none of the
-known colours (the empty board there, a dame, a jeton, a die) back this up. Motion compares a
-small grey thumbnail of the rectified board with the previous frame's.
+known colours (the empty board there, a dame, a jeton, a die) back this up; a probe at least
+as light as a white dame in every channel is white. Motion compares a small grey thumbnail of
+the rectified board with the previous frame's.
 """
 
 from __future__ import annotations
@@ -114,8 +115,14 @@ def detect_occlusion(cfg: VisionConfig, rectified: Image, *, gain: F32,
     d_chroma = np.linalg.norm(chroma - ref_chroma, axis=1)
     bad_rail = (d_rail > th.rail_distance) | (d_chroma > th.rail_chroma)
     surf = layout.surface.means(flat) * gain
-    known = np.array([prof.white, prof.black, prof.jeton, prof.peg], np.float32)
+    known = np.array([prof.black, prof.jeton, prof.peg], np.float32)
     d_known = np.linalg.norm(surf[:, None, :] - known[None, :, :], axis=2).min(axis=1)
+    # NOTE: a white dame is only too dark to be one: the gain is taken from the rails (dark
+    # wood, little blue), and in dim or coloured light it can lift white dames past the
+    # reference in some channel (tuning seed 5056: a dim frame's white dames read
+    # (273, 264, 312) and made it occluded). A hand or a cup falls short of white somewhere.
+    short = np.maximum(np.array(prof.white, np.float32) - surf, 0.0)
+    d_known = np.minimum(d_known, np.linalg.norm(short, axis=1))
     d_empty = np.linalg.norm(surf - np.array(prof.surface, np.float32), axis=1)
     bad_surf = np.minimum(d_known, d_empty) > th.surface_distance
     if len(dice):

@@ -278,3 +278,31 @@ def test_a_tilted_die_against_a_dame_or_the_rail_is_cocked(small_recognizer: Rec
     assert small_recognizer._leaning(dice, fields, fine) == dice
     assert Recognizer(small_recognizer.calibration,
                       cocked_contact=math.inf)._leaning(dice, fields, fine) == dice
+
+
+
+def test_white_lit_past_the_reference_is_no_hand_but_skin_is(
+        small_session: Path, small_recognizer: Recognizer) -> None:
+    from tablier.vision.board import locate_board, rectify
+    from tablier.vision.checkers import light_gain
+    from tablier.vision.occlusion import detect_occlusion
+    cfg = small_recognizer.config
+    img = next(i for i, t in _pairs(small_session) if not json.loads(t.read_text())["occluded"])
+    frame = read_image(img)
+    rect = rectify(cfg, frame, locate_board(cfg, frame))
+    gain = light_gain(cfg, rect.reshape(-1, 3))
+    assert not detect_occlusion(cfg, rect, gain=gain).occluded
+    # a patch of the surface well inside the rails, 60 mm square
+    x0, y0, _x1, _y1 = cfg.calibration.geometry.surface
+    s = cfg.layout.scale
+    box = (slice(round((y0 + 40) * s), round((y0 + 100) * s)),
+           slice(round((x0 + 60) * s), round((x0 + 120) * s)))
+    white = np.array(cfg.calibration.profile.white) / gain
+    bright = rect.copy()
+    # white dames in dim bluish light, lifted by the rails' gain past the reference
+    bright[box] = np.clip(white * (1.05, 1.05, 1.3) + 4, 0, 255).astype(np.uint8)
+    # (the probes straddling the patch's edge mix it with what is beside it)
+    assert not detect_occlusion(cfg, bright, gain=gain).occluded
+    skin = rect.copy()
+    skin[box] = np.clip(np.array((205, 150, 125)) / gain, 0, 255).astype(np.uint8)
+    assert detect_occlusion(cfg, skin, gain=gain).surface_anomalies >= 6
