@@ -632,8 +632,13 @@ class Session:
                         "text": text})
             return out, None
         if isinstance(event, RerollSeen):
-            out.append({"kind": "reroll", "frame": event.frame,
-                        "text": f"bad throw ({event.reason}): throw again"})
+            text = f"bad throw ({event.reason}): throw again"
+            if event.reason == "cocked":
+                # WR "Dice throws": an inclined die resting on a man or the rail is good if
+                # both players accept it, or if a witness die laid on it does not slide off.
+                text = ("a die is cocked: throw again, unless both players accept it or a "
+                        "witness die laid on it stays; then call the throw (dice NN)")
+            out.append({"kind": "reroll", "frame": event.frame, "text": text})
             return out, "re-roll"
         assert isinstance(event, NoticeSeen)
         out.append({"kind": "notice", "frame": event.frame, "text": event.text})

@@ -474,6 +474,8 @@ class Tracker:
         self._last_dice: tuple[int, int] | None = None
         self._last_at: tuple[tuple[float, float], ...] = ()
         self._throw_men: str | None = None
+        self._bad_at: tuple[tuple[float, float], ...] = ()
+        self._bad_men: str | None = None
         self._dice_cleared = True
         self._run: str | None = None
         self._run_length = 0
@@ -506,6 +508,8 @@ class Tracker:
             "last_dice": None if self._last_dice is None else list(self._last_dice),
             "last_at": [list(p) for p in self._last_at],
             "throw_men": self._throw_men,
+            "bad_at": [list(p) for p in self._bad_at],
+            "bad_men": self._bad_men,
             "dice_cleared": self._dice_cleared,
             "run": self._run, "run_length": self._run_length,
             "last_problem": self._last_problem,
@@ -542,6 +546,8 @@ class Tracker:
             last_dice = None if last is None else (int(last[0]), int(last[1]))  # type: ignore[index]
             last_at = tuple((float(p[0]), float(p[1]))
                             for p in state["last_at"])  # type: ignore[attr-defined]
+            bad_at = tuple((float(p[0]), float(p[1]))
+                           for p in state.get("bad_at", ()))  # type: ignore[attr-defined]
             run = state["run"]
             problem = state["last_problem"]
             run_length = int(state["run_length"])  # type: ignore[call-overload]
@@ -553,6 +559,9 @@ class Tracker:
         self._last_at = last_at
         throw_men = state.get("throw_men")
         self._throw_men = None if throw_men is None else str(throw_men)
+        self._bad_at = bad_at
+        bad_men = state.get("bad_men")
+        self._bad_men = None if bad_men is None else str(bad_men)
         self._dice_cleared = bool(state["dice_cleared"])
         self._run = None if run is None else str(run)
         self._run_length = run_length
@@ -571,6 +580,12 @@ class Tracker:
         Raises:
             Nothing.
         """
+        if self._bad_at:
+            # NOTE: a bad throw the players accept (an inclined die both hold good, or whose
+            # witness die stayed), called by hand: its dice still lie where they fell, and are
+            # this throw's (not the next one's) while the play is made.
+            self._last_at, self._bad_at = self._bad_at, ()
+            self._throw_men, self._bad_men = self._bad_men, None
         self._pending = _Pending(dice=dice, mover=mover, may_go=may_go,
                                  start_key=self._throw_men)
         self._last_dice = dice
@@ -687,7 +702,10 @@ class Tracker:
         new_dice = view.dice is not None and view.bad_throw is None and self._new_throw(view)
         unread = (view.dice is None and view.bad_throw is None and view.dice_seen >= 1
                   and bool(view.dice_at) and (not self._last_at or self._all_moved(view)))
-        if not (new_dice or unread):
+        # a bad throw landing where no die of the last throw lay: that throw's play is over
+        bad = (view.bad_throw is not None and view.dice_seen > 0 and bool(view.dice_at)
+               and bool(self._last_at) and self._all_moved(view))
+        if not (new_dice or unread or bad):
             self._learn_dice(view)
         new_dice = new_dice or unread
         pending = self._pending
@@ -696,14 +714,17 @@ class Tracker:
                 events.extend(self._look_at_men(pending, view))
                 if self._pending is None:
                     return events
-            if not (view.dice_seen == 0 or new_dice):
+            if not (view.dice_seen == 0 or new_dice or bad):
                 return events
             events.extend(self._close_play(pending, view))
             if self._pending is not None:
                 return events
         if view.bad_throw is not None and view.dice_seen > 0:
+            self._bad_at = view.dice_at
+            self._bad_men = None if view.fields is None else view.reading().split("|", 1)[1]
             events.append(RerollSeen(view.bad_throw, view.frame))
             return events
+        self._bad_at, self._bad_men = (), None
         if unread:
             # Dice thrown anew but their faces cannot be read: ask, never guess.
             self._last_at = view.dice_at

@@ -266,3 +266,35 @@ def test_markers_left_wrong_are_noticed(tmp_path: Path) -> None:
     assert scored and notices
     assert all("differ from the score" in n for n in notices)
     assert any("jeton at 0, should be at" in n for n in notices)
+
+
+@pytest.mark.parametrize("flat_later", [False, True])
+def test_a_cocked_die_the_players_accept_is_called_by_hand(tmp_path: Path,
+                                                          flat_later: bool) -> None:
+    from dataclasses import replace
+
+    from tablier.replay import compare, truth_from_json
+
+    views, truth = simulate_match(seed=9, throws=5, pile=15)
+    second = tuple(truth[1]["dice"])
+    where = next(v.dice_at for i, v in enumerate(views)
+                 if v.dice == second and i > 3 * 4 and v.dice_at)
+    lying = [i for i, v in enumerate(views) if v.dice_at == where]
+    settled = [i for i in lying if views[i].fields == views[lying[0]].fields]
+    # the second throw lands with a die cocked against a man; it stays so while the men move,
+    # or (flat_later) the reader later reads it as lying flat where it fell
+    for i in lying:
+        if i in settled or not flat_later:
+            views[i] = replace(views[i], dice=None, dice_seen=2, bad_throw="cocked")
+    session = Session.start(tmp_path / "m.jsonl", MatchInfo())
+    for i, v in enumerate(views):
+        lines = session.step(v)
+        if i in settled and any(e["kind"] == "reroll" for e in lines):
+            assert "witness" in next(e["text"] for e in lines if e["kind"] == "reroll")
+            session.throw_by_hand(second)  # both players accept the inclined die
+    events = read_journal(tmp_path / "m.jsonl").events
+    assert [e["kind"] for e in events].count("reroll") == 1
+    verdict = compare(truth_from_json(truth), events)
+    assert verdict.exact, verdict.text()
+    resumed, _ = Session.resume(tmp_path / "m.jsonl")
+    assert resumed.game.score == session.game.score
