@@ -21,6 +21,9 @@ Image = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]
 THUMB = (60, 56)
 """Width and height of the motion thumbnail."""
+MARK_REACH = 30.0
+"""How far (mm) from its hole the centre of a rail probe the pavillon's flag touches may lie:
+the flag is 22 mm long, its shadow 2 mm more, a probe's disc 2.5 mm, and blur a little."""
 
 
 @dataclass(frozen=True)
@@ -46,10 +49,14 @@ class OcclusionReading:
                 "moving": self.moving}
 
 
-def _largest_cluster(points: npt.NDArray[np.float64], reach: float) -> int:
-    """Size of the largest group of points linked by steps shorter than ``reach``."""
+def _largest_cluster(points: npt.NDArray[np.float64], reach: float,
+                     marks: npt.NDArray[np.float64] | None = None, mark_reach: float = 0.0,
+                     marked: npt.NDArray[np.bool_] | None = None) -> int:
+    """Size of the largest group of points linked by steps shorter than ``reach``; a group
+    holding a ``marked`` point and lying wholly within ``mark_reach`` of one of ``marks`` is
+    left out."""
     n = len(points)
-    if n < 2:
+    if n < 2 and (marks is None or n == 0):
         return n
     d = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
     parent = list(range(n))
@@ -61,7 +68,16 @@ def _largest_cluster(points: npt.NDArray[np.float64], reach: float) -> int:
         return i
     for i, j in zip(*np.nonzero(np.triu(d < reach, 1))):
         parent[root(int(i))] = root(int(j))
-    return int(np.bincount([root(i) for i in range(n)]).max())
+    roots = np.array([root(i) for i in range(n)])
+    best = 0
+    for r in np.unique(roots):
+        group = points[roots == r]
+        if marks is not None and len(marks) and marked is not None and marked[roots == r].any():
+            far = np.hypot(*(group[:, None, :] - marks[None, :, :]).transpose(2, 0, 1)).max(axis=0)
+            if far.min() <= mark_reach:
+                continue
+        best = max(best, len(group))
+    return best
 
 
 def thumbnail(rectified: Image, gain: F32) -> npt.NDArray[np.float32]:
@@ -128,7 +144,15 @@ def detect_occlusion(cfg: VisionConfig, rectified: Image, *, gain: F32,
     if len(dice):
         bad_rail &= ~layout.rail.near(dice, radius).any(axis=1)
         bad_surf &= ~layout.surface.near(dice, radius).any(axis=1)
-    n_rail = _largest_cluster(layout.rail.mm[bad_rail], 13.0)
+    # NOTE: the pavillon's flag reaches past its hole over the rail (the probes keep only
+    # 11 mm from the holes): a group of odd rail probes, one of them the flag's colour, all
+    # within the flag's reach of one hole is the flag; an arm is wider (seed 7 at 640x480: a
+    # flag made 6 neighbouring rail probes unlike the rail, as many as an arm).
+    g = cfg.calibration.geometry
+    holes = np.vstack([layout.holes.mm, np.asarray([g.pavillon_hole()], np.float64)])
+    flag = np.linalg.norm(rail - np.array(prof.pavillon, np.float32), axis=1) < th.rail_distance
+    n_rail = _largest_cluster(layout.rail.mm[bad_rail], 13.0, holes, MARK_REACH,
+                              flag[bad_rail])
     grid = bad_surf.reshape(layout.surface_grid).astype(np.uint8)
     n_surf = 0
     if grid.any():

@@ -245,8 +245,41 @@ class Camera:
         centre = np.array([width / 2, height / 2]) + rng.uniform(-0.4, 0.4, 2) * np.maximum(room, 0) / 2
         pts = pts - (pts.max(axis=0) + pts.min(axis=0)) / 2 + centre
         k1 = float(rng.uniform(-0.18, 0.06)) if distortion else 0.0
-        return cls(width=width, height=height, corners=tuple((float(x), float(y)) for x, y in pts),
-                   k1=k1, k2=0.0)
+        camera = cls(width=width, height=height,
+                     corners=tuple((float(x), float(y)) for x, y in pts), k1=k1, k2=0.0)
+        return camera.posed(g, *camera.pose(g))
+
+    def pose(self, geometry: BoardGeometry) -> tuple[npt.NDArray[np.float64],
+                                                     npt.NDArray[np.float64]]:
+        """The camera's rotation and translation (OpenCV's rvec, tvec) that best draw the
+        board's corners where ``corners`` puts them, through ``matrix``."""
+        obj = np.hstack([geometry.corners, np.zeros((4, 1))]).astype(np.float64)
+        ok, rvec, tvec = cv2.solvePnP(obj, np.array(self.corners, np.float64), self.matrix,
+                                      None, flags=cv2.SOLVEPNP_IPPE)
+        if not ok:  # pragma: no cover - four corners of a convex quad always give a pose
+            raise ValueError("no camera pose fits the board's corners")
+        return np.asarray(rvec, np.float64), np.asarray(tvec, np.float64)
+
+    def posed(self, geometry: BoardGeometry, rvec: npt.NDArray[np.float64],
+              tvec: npt.NDArray[np.float64], *, turn: float = 0.0,
+              shift: tuple[float, float] = (0.0, 0.0)) -> Camera:
+        """The same camera with the board's corners drawn exactly as a pinhole at that pose
+        sees them, the board first turned ``turn`` degrees about its middle and moved by
+        ``shift`` mm on the table.
+
+        A camera drawn from four corners picked at will is no pinhole (no pose draws them
+        exactly), and the two poses that come near then place the camera far apart (the
+        planar pose's mirror ambiguity): the point below the camera, which the parallax of
+        dice and a sunk surface is drawn from, would jump between frames of one session.
+        """
+        g = geometry
+        mid = np.array(g.size, np.float64) / 2
+        a = math.radians(turn)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        board = (g.corners - mid) @ rot.T + mid + np.array(shift, np.float64)
+        obj = np.hstack([board, np.zeros((4, 1))]).astype(np.float64)
+        px, _ = cv2.projectPoints(obj, rvec, tvec, self.matrix, None)
+        return replace(self, corners=tuple((float(x), float(y)) for x, y in px.reshape(-1, 2)))
 
 
 @dataclass(frozen=True)
@@ -1317,7 +1350,7 @@ def write_frame(rendered: Rendered, directory: Path, name: str) -> Path:
 
 
 def nudge(camera: Camera, rng: np.random.Generator, *, shift: float = 0.015,
-          turn: float = 1.0) -> Camera:
+          turn: float = 1.0, geometry: BoardGeometry | None = None) -> Camera:
     """The same camera after the board was nudged a little on the table.
 
     Args:
@@ -1325,6 +1358,7 @@ def nudge(camera: Camera, rng: np.random.Generator, *, shift: float = 0.015,
         rng: the source of randomness.
         shift: largest move, as a share of the frame width.
         turn: largest turn, degrees.
+        geometry: the board (default dimensions when None).
 
     Returns:
         The moved camera.
@@ -1332,12 +1366,13 @@ def nudge(camera: Camera, rng: np.random.Generator, *, shift: float = 0.015,
     Raises:
         Nothing.
     """
-    pts = np.array(camera.corners)
-    c = pts.mean(axis=0)
-    a = math.radians(rng.uniform(-turn, turn))
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    pts = (pts - c) @ rot.T + c + rng.uniform(-shift, shift, 2) * camera.width
-    return replace(camera, corners=tuple((float(x), float(y)) for x, y in pts))
+    g = geometry or BoardGeometry()
+    a = float(rng.uniform(-turn, turn))
+    move = rng.uniform(-shift, shift, 2) * camera.width
+    # the board moves on the table under a camera that stays put
+    px_per_mm = float(np.linalg.norm(np.subtract(camera.corners[1], camera.corners[0]))) / g.size[0]
+    return camera.posed(g, *camera.pose(g), turn=a, shift=(float(move[0]) / px_per_mm,
+                                                            float(move[1]) / px_per_mm))
 
 
 def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
@@ -1404,7 +1439,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                 pose = replace(Camera.random(rng, width, height, geometry=g), k1=cam.k1,
                                k2=cam.k2)
             else:
-                pose = nudge(cam, rng)
+                pose = nudge(cam, rng, geometry=g)
             scene = random_scene(rng, dice=dice, occluder_rate=occluder_rate,
                                  cocked_rate=cocked_rate, cocked_against=cocked_against,
                                  by_rail=by_rail, on_dames=on_dames)

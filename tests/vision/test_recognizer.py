@@ -306,3 +306,19 @@ def test_white_lit_past_the_reference_is_no_hand_but_skin_is(
     skin = rect.copy()
     skin[box] = np.clip(np.array((205, 150, 125)) / gain, 0, 255).astype(np.uint8)
     assert detect_occlusion(cfg, skin, gain=gain).surface_anomalies >= 6
+
+
+
+def test_a_flag_s_worth_of_odd_rail_probes_by_a_hole_is_no_arm() -> None:
+    from tablier.vision.occlusion import MARK_REACH, _largest_cluster
+    hole = np.array([[185.0, 537.5]])
+    # the probes a flag 22 mm long from its hole covered on a rendered frame (seed 7, 640x480)
+    flag = np.array([[193, 546], [202, 546], [211, 546], [202, 538], [211, 538], [202, 528]],
+                    np.float64)
+    seen = np.array([False, False, False, True, False, False])  # one of the flag's colour
+    assert _largest_cluster(flag, 13.0) == 6
+    assert _largest_cluster(flag, 13.0, hole, MARK_REACH, seen) == 0
+    assert _largest_cluster(flag, 13.0, hole, MARK_REACH, np.zeros(6, bool)) == 6
+    # an arm 60 mm wide over the same rail, blue sleeve or not, still counts
+    arm = np.array([[x, y] for x in range(175, 236, 9) for y in (528, 538, 546)], np.float64)
+    assert _largest_cluster(arm, 13.0, hole, MARK_REACH, np.ones(len(arm), bool)) == len(arm)

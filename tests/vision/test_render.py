@@ -280,3 +280,26 @@ def test_a_sunk_surface_leaves_the_rails_and_is_seen_nearer_the_camera() -> None
         x, y = np.round(r.truth["dice"][0]["center"]).astype(int)
         assert r.image[y - 1:y + 2, x - 1:x + 2].min() > 150
     assert math.dist(d0["center"], d1["center"]) > 8
+
+
+def test_the_camera_is_a_pinhole_and_a_nudge_moves_the_board_not_the_camera() -> None:
+    import cv2
+    from tablier.vision.render import nudge
+
+    g = BoardGeometry()
+    obj = np.hstack([g.corners, np.zeros((4, 1))]).astype(np.float64)
+    moved = []
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        cam = Camera.random(rng, 1640, 1232, geometry=g)
+        # a pose draws the corners exactly (random corners are no pinhole: up to 23 px off)
+        *_pose, errs = cv2.solvePnPGeneric(obj, np.array(cam.corners), cam.matrix,
+                                           None, flags=cv2.SOLVEPNP_IPPE)
+        assert float(np.min(errs)) < 0.05
+        eye = np.array(cam.viewpoint(g))
+        for _ in range(10):
+            # the point below the camera moves as the board does (at most ~21 mm), never to
+            # the mirror pose's place (once about 1 frame in 10, up to 200 mm away)
+            moved.append(float(np.hypot(*(np.array(nudge(cam, rng, geometry=g).viewpoint(g))
+                                          - eye)[:2])))
+    assert max(moved) < 30.0
