@@ -1,8 +1,8 @@
 """Hands, arms, dice cups and motion: when a frame must not be read.
 
 An arm reaching over the board always crosses a rail, and nothing else ever covers a rail but a
-die (small) or a fichet (in its hole, which is not probed). So rail probes far from the
-reference colour mean a hand, an arm or a cup. Surface probes whose colour matches none of the
+die (small), a fichet (in its hole, which is not probed) or the pavillon's flag (a small group
+by one hole). So rail probes far from the reference colour mean a hand, an arm or a cup. Surface probes whose colour matches none of the
 known colours (the empty board there, a dame, a jeton, a die) back this up; a probe at least
 as light as a white dame in every channel is white. Motion compares a small grey thumbnail of
 the rectified board with the previous frame's.
