@@ -79,6 +79,21 @@ class BoardQuad:
     """``"markers"``, ``"calibration"`` (corners of the calibration) or ``"previous"``."""
 
 
+def board_pose(corners_mm: npt.ArrayLike, corners_px: npt.ArrayLike, matrix: npt.ArrayLike
+               ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+    """The camera's pose over the board (OpenCV's rvec, tvec) that best draws the board's
+    corners (Nx2 mm, on the board's plane) where ``corners_px`` has them, through ``matrix``;
+    None when no pose fits."""
+    flat = np.asarray(corners_mm, np.float64).reshape(-1, 2)
+    obj = np.hstack([flat, np.zeros((len(flat), 1))])
+    ok, rvec, tvec = cv2.solvePnP(obj, np.asarray(corners_px, np.float64).reshape(-1, 2),
+                                  np.asarray(matrix, np.float64), None,
+                                  flags=cv2.SOLVEPNP_IPPE)
+    if not ok:  # pragma: no cover - four corners of a convex quad always give a pose
+        return None
+    return np.asarray(rvec, np.float64), np.asarray(tvec, np.float64)
+
+
 def camera_place(corners_mm: npt.ArrayLike, corners_px: npt.ArrayLike,
                  matrix: npt.ArrayLike) -> tuple[float, float, float] | None:
     """Where the camera is: the board point below it and its height above the board, mm.
@@ -94,13 +109,10 @@ def camera_place(corners_mm: npt.ArrayLike, corners_px: npt.ArrayLike,
     Raises:
         Nothing.
     """
-    flat = np.asarray(corners_mm, np.float64).reshape(-1, 2)
-    obj = np.hstack([flat, np.zeros((len(flat), 1))])
-    ok, rvec, tvec = cv2.solvePnP(obj, np.asarray(corners_px, np.float64).reshape(-1, 2),
-                                  np.asarray(matrix, np.float64), None,
-                                  flags=cv2.SOLVEPNP_IPPE)
-    if not ok:  # pragma: no cover - four corners of a convex quad always give a pose
+    pose = board_pose(corners_mm, corners_px, matrix)
+    if pose is None:  # pragma: no cover - four corners of a convex quad always give a pose
         return None
+    rvec, tvec = pose
     rot, _ = cv2.Rodrigues(rvec)
     c = (-rot.T @ tvec).ravel()
     # board axes: x right, y down, so z points into the board and the camera's z is < 0

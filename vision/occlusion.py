@@ -2,10 +2,10 @@
 
 An arm reaching over the board always crosses a rail, and nothing else ever covers a rail but a
 die (small), a fichet (in its hole, which is not probed) or the pavillon's flag (a small group
-by one hole). So rail probes far from the reference colour mean a hand, an arm or a cup. Surface probes whose colour matches none of the
-known colours (the empty board there, a dame, a jeton, a die) back this up; a probe at least
-as light as a white dame in every channel is white. Motion compares a small grey thumbnail of
-the rectified board with the previous frame's.
+by one hole). So rail probes far from the reference colour mean a hand, an arm or a cup.
+Surface probes whose colour matches none of the known colours (the empty board there, a dame, a
+jeton, a die) back this up; a probe at least as light as a white dame in every channel is
+white. Motion compares a small grey thumbnail of the rectified board with the previous frame's.
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ def _largest_cluster(points: npt.NDArray[np.float64], reach: float,
     holding a ``marked`` point and lying wholly within ``mark_reach`` of one of ``marks`` is
     left out."""
     n = len(points)
-    if n < 2 and (marks is None or n == 0):
-        return n
+    if n == 0:
+        return 0
     d = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
     parent = list(range(n))
 

@@ -36,7 +36,7 @@ from tablier.calibration.geometry import (
     white_field,
 )
 from tablier.engine import Color, Marks, Pavillon
-from tablier.vision.board import camera_place
+from tablier.vision.board import board_pose, camera_place
 from tablier.vision.render_dice import CUBE_CORNERS, die_pose
 
 RGB = tuple[int, int, int]
@@ -253,12 +253,10 @@ class Camera:
                                                      npt.NDArray[np.float64]]:
         """The camera's rotation and translation (OpenCV's rvec, tvec) that best draw the
         board's corners where ``corners`` puts them, through ``matrix``."""
-        obj = np.hstack([geometry.corners, np.zeros((4, 1))]).astype(np.float64)
-        ok, rvec, tvec = cv2.solvePnP(obj, np.array(self.corners, np.float64), self.matrix,
-                                      None, flags=cv2.SOLVEPNP_IPPE)
-        if not ok:  # pragma: no cover - four corners of a convex quad always give a pose
+        pose = board_pose(geometry.corners, self.corners, self.matrix)
+        if pose is None:  # pragma: no cover - four corners of a convex quad always give a pose
             raise ValueError("no camera pose fits the board's corners")
-        return np.asarray(rvec, np.float64), np.asarray(tvec, np.float64)
+        return pose
 
     def posed(self, geometry: BoardGeometry, rvec: npt.NDArray[np.float64],
               tvec: npt.NDArray[np.float64], *, turn: float = 0.0,
