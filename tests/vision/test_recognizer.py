@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 from tablier.engine import Color
+from tablier.vision.board import BoardQuad
 from tablier.vision.dice import Die
 from tablier.vision.errors import BadFrameError, BoardNotFoundError
 from tablier.vision.evaluate import frames
@@ -188,6 +191,37 @@ def test_a_die_cut_by_the_view_border_is_read_again_centred(
     # the second view was centred on the cut die: about half a view to the right
     half = rec._dice_half
     assert 0.75 * half < die.center_mm[0] - cx < 1.07 * half and abs(die.center_mm[1] - cy) < 1.0
+
+
+def test_a_die_beside_a_row_of_pip_like_spots_is_looked_at_itself(
+        small_recognizer: Recognizer) -> None:
+    # A five on a light body, and beside it a light band with dark spots 8 mm apart (what a
+    # die lying on a dame shows next to the dame's rim and the rail). Grown into touching
+    # discs, die and spots make one place whose middle lies far from the die; the peaks of
+    # the pips' density still put a place on the die.
+    rec = small_recognizer
+    g = rec.calibration.geometry
+    s = 2.0  # frame pixels per mm: the board drawn straight
+    image = np.full((round(g.size[1] * s), round(g.size[0] * s), 3), 90, np.uint8)
+    x0, y0, _x1, _y1 = g.surface
+    die = (x0 + 150.0, y0 + 120.0)
+
+    def px(x: float, y: float) -> tuple[int, int]:
+        return round(x * s), round(y * s)
+
+    cv2.rectangle(image, px(die[0] - 8, die[1] - 8), px(die[0] + 70, die[1] + 8),
+                  (230, 230, 230), -1)
+    pips = [(die[0] + dx, die[1] + dy) for dx, dy in ((0, 0), (-4, -4), (4, -4), (-4, 4),
+                                                      (4, 4))]
+    pips += [(die[0] + 14 + 8 * k, die[1]) for k in range(7)]
+    for x, y in pips:
+        cv2.circle(image, px(x, y), round(1.3 * s), (40, 40, 40), -1)
+    quad = BoardQuad(homography=np.diag([s, s, 1.0]), quad=((0.0, 0.0), (1.0, 0.0),
+                                                            (1.0, 1.0), (0.0, 1.0)),
+                     markers=(), source="calibration")
+    places = rec._dice_candidates(image, quad, image, np.ones(3, np.float32))
+    nearest = min(math.dist(c, die) for c in places)
+    assert nearest < 4.0, f"nearest place {nearest:.1f} mm from the die"
 
 
 @pytest.mark.parametrize(("share", "kept"), [(0.3, False), (0.55, True), (1.0, True),
