@@ -500,7 +500,7 @@ class Recognizer:
         top = cv2.dilate(dens, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         lone = 1.0 / (2 * math.pi * sigma * sigma)  # a single pip's peak
         py, px = np.nonzero((dens >= top) & (dens > 0.5 * lone))
-        extra = []
+        extra: list[tuple[float, float]] = []
         for i in np.argsort(-dens[py, px], kind="stable"):
             p = (float(px[i]) / c + origin[0], float(py[i]) / c + origin[1])
             if all(math.dist(p, q) >= PEAK_APART for q in places + extra):
