@@ -569,6 +569,15 @@ def _lone_pip_on_body(cfg: DiceConfig, grey: NDArray[np.uint8], pip: _Pip) -> bo
     return float(np.mean(vals_all < cut)) <= cfg.one_dark_share
 
 
+def _pip_between(pips: Sequence[_Pip], i: int, j: int) -> bool:
+    """Whether another pip lies midway between pips ``i`` and ``j`` (a two's middle is blank)."""
+    a, b = pips[i], pips[j]
+    mx, my = (a.x + b.x) / 2, (a.y + b.y) / 2
+    near = 0.1 * math.hypot(b.x - a.x, b.y - a.y)
+    return any(math.hypot(p.x - mx, p.y - my) < near
+               for k, p in enumerate(pips) if k not in (i, j))
+
+
 def _fit_face(pips: Sequence[_Pip], members: Sequence[int], cfg: DiceConfig) -> _Face | None:
     cov = np.mean([pips[i].cov for i in members], axis=0)
     wt = _whitener(cov)
@@ -579,6 +588,10 @@ def _fit_face(pips: Sequence[_Pip], members: Sequence[int], cfg: DiceConfig) -> 
         r = float(np.mean([pips[i].radius for i in members]))
         value, misfit = _pattern_misfit(xy / r, cfg)
     if value == 0 or misfit > cfg.pattern_tolerance:
+        return None
+    if value == 2 and _pip_between(pips, members[0], members[1]):
+        # NOTE: a side face's three seen at a slant, its middle pip too flat to link to its
+        # ends, is no two (the tuning boards: it outranked the one on top of its die).
         return None
     radius = float(np.mean([pips[i].radius for i in members]))
     ratio = float(np.mean([pips[i].ratio for i in members]))

@@ -214,3 +214,23 @@ def test_no_ray_judgement_unless_an_angle_is_given() -> None:
     rayed = read_dice(DiceConfig(board_normal=(0.0, 0.0, 1.0), net=False,
                                  view_ray=(0.3, 0.2, 0.9)), img)
     assert [d.value for d in plain.dice] == [d.value for d in rayed.dice] == [5]
+
+
+
+def test_two_pips_with_a_pip_midway_are_no_two() -> None:
+    # A side face's three seen at a slant: its ends round, its middle pip flattened so much
+    # that it links to neither. The ends alone fit a two, but a two's middle is blank.
+    img = _body()
+    step = 8.0 * 4.7 / (2 * math.sqrt(2))
+    _face(img, (100, 80), 26, [(-step, -step), (step, step)], 4.0)
+    cfg = DiceConfig()
+    pips = _find_pips(cfg, img)
+    assert len(pips) == 2
+    two = dice._fit_face(pips, [0, 1], cfg)
+    assert two is not None and two.value == 2
+    cv2.ellipse(img, (100 * 16, 80 * 16), (5 * 16, round(1.6 * 16)), 45.0, 0.0, 360.0, 25,
+                -1, cv2.LINE_AA, shift=4)
+    pips = _find_pips(cfg, img)
+    ends = [k for k, p in enumerate(pips) if math.hypot(p.x - 100, p.y - 80) > 5]
+    assert len(pips) == 3 and len(ends) == 2
+    assert dice._fit_face(pips, ends, cfg) is None
