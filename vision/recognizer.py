@@ -596,9 +596,14 @@ class Recognizer:
                 if not self._die_mm[0] <= float(d.size) / s <= self._die_mm[1]:
                     continue
                 c_mm = (float(d.center[0]) / s + cx - half, float(d.center[1]) / s + cy - half)
-                if d.reason == "out_of_view":
+                edge = min(float(d.center[0]), float(d.center[1]),
+                           size - float(d.center[0]), size - float(d.center[1]))
+                if d.reason == "out_of_view" or (d.reason == "cocked" and edge < d.size):
                     # NOTE: a die cut by the view's border is read again in a view centred
                     # on it (once: only views over candidates or dice not yet looked at).
+                    # So is a die judged cocked within its size of the border: its top face
+                    # may lie beyond the border, only its side faces in view (a die on a
+                    # dame, the view centred on the pile's rim).
                     if all(np.hypot(c_mm[0] - a, c_mm[1] - b) >= 2.0 for a, b in seen):
                         todo.insert(0, c_mm)
                     continue

@@ -193,6 +193,37 @@ def test_a_die_cut_by_the_view_border_is_read_again_centred(
     assert 0.75 * half < die.center_mm[0] - cx < 1.07 * half and abs(die.center_mm[1] - cy) < 1.0
 
 
+@pytest.mark.parametrize(("inset", "again"), [(0.5, True), (1.5, False)])
+def test_a_die_judged_cocked_by_the_view_border_is_read_again_centred(
+        small_session: Path, small_recognizer: Recognizer, inset: float, again: bool) -> None:
+    # A die on a dame, its view centred on the pile's rim: only its side faces in view, it
+    # looks cocked. Within its size of the border it is read again in a view centred on it;
+    # farther in, the first reading stands.
+    img, _ = _dice_truth(small_session)
+    calls: list[int] = []
+
+    def reader(view: Image) -> list[Die]:
+        calls.append(1)
+        h, w = view.shape[:2]
+        return [Die(None, (w / 2, h - 1 - inset * w / 4), w / 4, 0.6, "cocked")
+                ] if len(calls) == 1 else []
+
+    rec = Recognizer(small_recognizer.calibration, dice_reader=reader)
+    centres: list[tuple[float, float]] = []
+    draw = rec._dice_view
+
+    def spy(image: Image, quad: Any, center: tuple[float, float], s: float, size: int) -> Image:
+        centres.append(center)
+        return draw(image, quad, center, s, size)
+
+    rec._dice_view = spy  # type: ignore[method-assign,unused-ignore]
+    rec.recognize(read_image(img))
+    size = 2 * rec._dice_half
+    die = (centres[0][0], centres[0][1] + size / 2 - inset * size / 4)
+    recentred = any(math.dist(c, die) < 1.0 for c in centres[1:])
+    assert recentred == again
+
+
 def test_a_die_beside_a_row_of_pip_like_spots_is_looked_at_itself(
         small_recognizer: Recognizer) -> None:
     # A five on a light body, and beside it a light band with dark spots 8 mm apart (what a
