@@ -110,6 +110,14 @@ class BoardView:
             "." if f.side is None else f.side.value[0].upper()
             + ("+" if f.at_least else str(f.visible)) for f in self.fields)
 
+    def men(self) -> str:
+        """The men part of :meth:`reading` (the dice left out: they may be taken up meanwhile).
+
+        >>> view_of_board(START, dice=(6, 4)).men()[:5]
+        'W+ . '
+        """
+        return self.reading().split("|", 1)[1]
+
 
 def view_of_board(board: Board, *, frame: int = 0, t: float = 0.0,
                   dice: tuple[int, int] | None = None, pile: int = 5) -> BoardView:
@@ -721,7 +729,7 @@ class Tracker:
                 return events
         if view.bad_throw is not None and view.dice_seen > 0:
             self._bad_at = view.dice_at
-            self._bad_men = None if view.fields is None else view.reading().split("|", 1)[1]
+            self._bad_men = None if view.fields is None else view.men()
             events.append(RerollSeen(view.bad_throw, view.frame))
             return events
         self._bad_at, self._bad_men = (), None
@@ -741,7 +749,7 @@ class Tracker:
         if (new_dice or unread) and view.dice is not None:
             self._last_dice = view.dice
             self._last_at = view.dice_at
-            self._throw_men = None if view.fields is None else view.reading().split("|", 1)[1]
+            self._throw_men = None if view.fields is None else view.men()
             self._dice_cleared = False
             events.append(ThrowSeen(view.dice, view.frame, view.t))
         return events
@@ -788,7 +796,7 @@ class Tracker:
         if verdict is Verdict.CERTAIN:
             pending.last_fit, pending.asked = ranked[0], False
             return []
-        men = view.reading().split("|", 1)[1]
+        men = view.men()
         if men in pending.reported:
             return []  # already flagged or answered for these very men
         if men == pending.start_key or board_cost(self.board, view) < COUNT_COST:
@@ -805,7 +813,7 @@ class Tracker:
     def _doubt(self, pending: _Pending, ranked: list[Candidate], verdict: Verdict,
                view: BoardView) -> list[TrackerEvent]:
         assert view.fields is not None
-        key = view.reading().split("|", 1)[1]  # the men only: the dice may go meanwhile
+        key = view.men()  # the men only: the dice may go meanwhile
         if key in pending.reported:
             return []
         pending.reported.append(key)
@@ -843,7 +851,7 @@ class Tracker:
         if len(others) == 1:
             chosen = others[0]
         else:
-            key = "dice:" + view.reading().split("|", 1)[1]
+            key = "dice:" + view.men()
             if key in pending.reported:
                 return []
             pending.reported.append(key)

@@ -286,8 +286,6 @@ FINE_DIE_PX = 23.0
 (between the two tuned resolutions: at most 20.3 px at 1024x768, at least 25.7 at 1640x1232)."""
 
 
-
-
 class _StraightViewReader:
     """The project's dice reader, told for each straightened view where the camera is."""
 

@@ -641,8 +641,8 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
             left -= n
     specs: list[DieSpec] = []
     along_rail: set[int] = set()
+    g = BoardGeometry()
     if dice:
-        g = BoardGeometry()
         x0, y0, x1, y1 = g.surface
         while len(specs) < 2:
             c = (float(rng.uniform(x0 + 15, x1 - 15)), float(rng.uniform(y0 + 15, y1 - 15)))
@@ -659,13 +659,13 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
     held = {white_field(c, f): n for c in (Color.WHITE, Color.BLACK)
             for f, n in men[c].items() if n > 0}
     if specs and on_dames > 0:
-        specs = _dames_hold_dice(rng, BoardGeometry(), held, specs, on_dames, along_rail)
+        specs = _dames_hold_dice(rng, g, held, specs, on_dames, along_rail)
     if specs and cocked_rate > 0 and rng.random() < cocked_rate:
         k = int(rng.integers(len(specs)))
         specs[k] = replace(specs[k], cocked=float(rng.uniform(20.0, 45.0)),
                            cock_direction=float(rng.uniform(0.0, 360.0)))
         if cocked_against:
-            rest = _lean_against(rng, BoardGeometry(), held,
+            rest = _lean_against(rng, g, held,
                                  [o.center for i, o in enumerate(specs) if i != k], specs[k])
             if rest is not None:
                 specs[k] = replace(specs[k], center=rest[0], cock_direction=rest[1],
