@@ -92,13 +92,7 @@ def draw_overlay(calibration: Calibration, frame: Image) -> Image:
     Raises:
         CalibrationError: if the board cannot be found on the frame.
     """
-    from tablier.vision.board import (
-        BoardQuad,
-        VisionConfig,
-        locate_board,
-        project,
-        surface_homography,
-    )
+    from tablier.vision.board import VisionConfig, locate_board, project, surface_quad
     from tablier.vision.errors import RecognitionError
     cfg = VisionConfig.from_calibration(calibration)
     try:
@@ -107,9 +101,7 @@ def draw_overlay(calibration: Calibration, frame: Image) -> Image:
         raise CalibrationError(exc.reason) from None
     g = calibration.geometry
     out = frame.copy()
-    sunk = surface_homography(cfg, quad)
-    surface = quad if sunk is None else BoardQuad(homography=sunk, quad=quad.quad,
-                                                  markers=quad.markers, source=quad.source)
+    surface = surface_quad(cfg, quad)
     x0, y0, x1, y1 = g.surface
 
     def project_mm(mm: npt.ArrayLike) -> npt.NDArray[np.float64]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -340,13 +340,23 @@ def surface_homography(cfg: VisionConfig, quad: BoardQuad, focal: float = CAMERA
     return np.asarray(quad.homography @ shrink, np.float64)
 
 
-def rectify(cfg: VisionConfig, image: Image, quad: BoardQuad) -> Image:
+def surface_quad(cfg: VisionConfig, quad: BoardQuad, focal: float = CAMERA_FOCAL) -> BoardQuad:
+    """Where the playing surface is: ``quad`` itself when the surface lies in the rails'
+    plane, else ``quad`` with the sunk surface's homography (:func:`surface_homography`)."""
+    sunk = surface_homography(cfg, quad, focal)
+    return quad if sunk is None else replace(quad, homography=sunk)
+
+
+def rectify(cfg: VisionConfig, image: Image, quad: BoardQuad,
+            surface: BoardQuad | None = None) -> Image:
     """The board straight from above, rails included, at the calibration's scale.
 
     Args:
         cfg: the vision config.
         image: HxWx3 uint8 RGB frame.
         quad: where the board is.
+        surface: where the playing surface is (:func:`surface_quad`); found from ``quad``
+            when not given.
 
     A playing surface sunk below the rails (the geometry's ``surface_depth``) is straightened
     on its own plane (:func:`surface_homography`), the rails on theirs.
@@ -359,12 +369,12 @@ def rectify(cfg: VisionConfig, image: Image, quad: BoardQuad) -> Image:
     """
     hh, ww = cfg.layout.shape
     out = _rectify(cfg, image, quad.homography, (0, 0, ww, hh))
-    sunk = surface_homography(cfg, quad)
-    if sunk is not None:
+    surface = surface_quad(cfg, quad) if surface is None else surface
+    if surface is not quad:
         s = cfg.layout.scale
         box = tuple(round(v * s) for v in cfg.calibration.geometry.surface)
         x0, y0, x1, y1 = box
-        out[y0:y1, x0:x1] = _rectify(cfg, image, sunk, (x0, y0, x1, y1))
+        out[y0:y1, x0:x1] = _rectify(cfg, image, surface.homography, (x0, y0, x1, y1))
     return out
 
 

@@ -31,6 +31,7 @@ from tablier.vision.board import (
     locate_board,
     project,
     rectify,
+    surface_quad,
     unproject,
 )
 from tablier.vision.checkers import FieldReading, count_checkers, light_gain
@@ -532,12 +533,15 @@ class Recognizer:
         return np.asarray(view, np.uint8)
 
     def _camera_place(self, quad: BoardQuad) -> tuple[float, float, float] | None:
-        """The point of the board below the camera (mm) and the camera's height above it (mm),
-        through the lens or a focal of ``camera_focal`` times the frame's width."""
+        """The point of the board below the camera (mm) and the camera's height above the
+        plane ``quad`` maps (mm), through the lens or a focal of ``camera_focal`` times the
+        frame's width."""
         return board_camera_place(self.config, quad, self._focal)
 
     def _read_dice(self, image: Image, quad: BoardQuad, rect: Image,
                    gain: npt.NDArray[np.float32]) -> tuple[DieSighting, ...]:
+        """The dice on the playing surface, ``quad`` mapping the surface's millimetres (its own
+        plane when it lies below the rails) to the frame."""
         if self._dice is None:
             return ()
         g = self.calibration.geometry
@@ -698,8 +702,11 @@ class Recognizer:
             prev_quad = BoardQuad(homography=previous.homography, quad=previous.quad,
                                   markers=previous.markers, source="previous")
         quad = locate_board(cfg, frame, previous=prev_quad)
+        # NOTE: dice lie on the playing surface, which may be sunk below the markers' plane:
+        # they are looked for, placed and judged on the surface's own plane.
+        surface = surface_quad(cfg, quad, self._focal)
         t = lap("locate", t0)
-        rect = rectify(cfg, frame, quad)
+        rect = rectify(cfg, frame, quad, surface)
         flat = rect.reshape(-1, 3)
         gain = light_gain(cfg, flat)
         thumb = thumbnail(rect, gain)
@@ -722,12 +729,12 @@ class Recognizer:
         dice: tuple[DieSighting, ...] = ()
         marks: MarksReading | None = None
         if not occlusion.occluded:
-            dice = self._read_dice(frame, quad, rect, gain)
+            dice = self._read_dice(frame, surface, rect, gain)
             t = lap("dice", t)
             dice_px = [np.array(d.center_mm) * cfg.layout.scale for d in dice]
             counts = count_checkers(cfg, rect, gain=gain, dice_px=dice_px)
             fields = counts.fields
-            dice = self._leaning(dice, fields, quad)
+            dice = self._leaning(dice, fields, surface)
             t = lap("dames", t)
             marks = read_marks(cfg, rect, gain=gain, dice_px=dice_px)
             t = lap("marks", t)

@@ -1138,7 +1138,9 @@ def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camer
             camera's place that much farther away, and the rails' inner walls show where the
             camera looks down on them. 0 (the default, and every set rendered before
             2026-11-24's eighth round) draws the whole board in one plane. A die's
-            ``center_mm`` is where its top face is seen in the rails' plane.
+            ``center_mm`` is where its top face is seen on the surface's plane (in the rails'
+            plane for sets rendered before 2026-11-25's eleventh round); its ``center`` is
+            the frame pixel where that top is drawn.
 
     Returns:
         The frame and its truth: ``image`` ``[w, h]``; ``quad`` (outer corners in frame pixels,
@@ -1175,11 +1177,11 @@ def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camer
     marks_truth = _draw_marks(painter, style, marks)
     fields, stacks = _draw_checkers(painter, style, scene, rng)
     dice = _draw_dice(painter, scene.dice, eye if parallax else None, stacks)
+    # where each die's top is seen in the rails' plane (the markers' plane the camera draws)
+    seen_at = [list(d["center_mm"]) for d in dice]
     if rails is not None and eye is not None:
         k = _sunk(painter, rails, eye, depth)
-        for d in dice:
-            d["center_mm"] = [eye[0] + (d["center_mm"][0] - eye[0]) * k,
-                              eye[1] + (d["center_mm"][1] - eye[1]) * k]
+        seen_at = [[eye[0] + (x - eye[0]) * k, eye[1] + (y - eye[1]) * k] for x, y in seen_at]
     if scene.occluder:
         _draw_occluder(painter, scene.occluder, rng)
     frame = _look(painter.img, camera, g, scale, style.table)
@@ -1192,8 +1194,8 @@ def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camer
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     assert decoded is not None
     image = np.asarray(cv2.cvtColor(decoded, cv2.COLOR_BGR2RGB), np.uint8)
-    for d in dice:
-        c = camera.project(g, [d["center_mm"]])[0]
+    for d, at in zip(dice, seen_at):
+        c = camera.project(g, [at])[0]
         d["center"] = [round(float(c[0]), 2), round(float(c[1]), 2)]
         d["center_mm"] = [round(v, 2) for v in d["center_mm"]]
     truth = {

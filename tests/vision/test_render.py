@@ -271,10 +271,15 @@ def test_a_sunk_surface_leaves_the_rails_and_is_seen_nearer_the_camera() -> None
         a = flat.image[y - 6:y + 7, x - 6:x + 7].astype(int)
         b = sunk.image[y - 6:y + 7, x - 6:x + 7].astype(int)
         assert np.abs(a - b).mean() < 3
-    # the die is seen nearer the point below the camera, by about depth / height
+    # the die is seen nearer the point below the camera, by about depth / height: drawn
+    # where the rails' plane shows that point ...
     (d0,), (d1,) = flat.truth["dice"], sunk.truth["dice"]
-    r0, r1 = math.dist(d0["center_mm"], (bx, by)), math.dist(d1["center_mm"], (bx, by))
+    below = cam.project(g, [(bx, by)])[0]
+    r0, r1 = math.dist(d0["center"], below), math.dist(d1["center"], below)
     assert r1 < r0 and (r0 - r1) / r0 == pytest.approx(30.0 / height, rel=0.3)
+    # ... while its truth in millimetres stays where it lies, on the surface's plane (the
+    # top leans out a little less from 30 mm farther away)
+    assert math.dist(d0["center_mm"], d1["center_mm"]) < 1.0
     # and drawn there: the die's white top lies under the truth's pixel, not the old one
     for r in (flat, sunk):
         x, y = np.round(r.truth["dice"][0]["center"]).astype(int)

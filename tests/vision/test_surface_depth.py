@@ -10,7 +10,13 @@ from tablier.calibration.calibration import Calibration
 from tablier.calibration.flow import calibrate_frame, draw_overlay
 from tablier.calibration.geometry import BoardGeometry
 from tablier.engine import Color
-from tablier.vision.board import VisionConfig, locate_board, rectify, surface_homography
+from tablier.vision.board import (
+    VisionConfig,
+    locate_board,
+    rectify,
+    surface_homography,
+    surface_quad,
+)
 from tablier.vision.render import Camera, Lighting, Scene, render_frame
 
 
@@ -67,3 +73,42 @@ def test_a_surface_in_the_rails_plane_keeps_one_homography() -> None:
     assert surface_homography(cfg, locate_board(cfg, ref.image)) is None
     with pytest.raises(ValueError, match="surface_depth"):
         BoardGeometry.from_dict({**g.to_dict(), "surface_depth": -2.0})
+
+
+def test_dice_on_a_sunk_surface_are_placed_on_its_plane() -> None:
+    import math
+
+    from tablier.vision.recognizer import Recognizer
+    from tablier.vision.render import DieSpec
+
+    depth = 30.0
+    g = BoardGeometry()
+    x0, y0, x1, y1 = g.surface
+    cam = Camera.random(np.random.default_rng(4), 1640, 1232, geometry=g)
+    bx, by, height = cam.viewpoint(g)
+    # two dice far from the point below the camera, where the surface's plane and the
+    # rails' plane differ most (about depth / height of the way to that point: 10 mm here)
+    fx = x0 + 40.0 if bx > (x0 + x1) / 2 else x1 - 40.0
+    fy = y0 + 30.0 if by > (y0 + y1) / 2 else y1 - 30.0
+    dice = (DieSpec(value=5, center=(fx, fy)), DieSpec(value=2, center=(fx, (y0 + y1) / 2)))
+    scene = Scene(white={1: 15}, black={1: 15}, dice=dice)
+    shot = render_frame(scene, camera=cam, lighting=Lighting(), seed=5, depth=depth)
+    cal = calibrate_frame(render_frame(Scene.start(), camera=cam, lighting=Lighting(), seed=5,
+                                       depth=depth).image,
+                          geometry=replace(g, surface_depth=depth))
+    rec = Recognizer(cal)
+    cfg = VisionConfig.from_calibration(cal)
+    quad = locate_board(cfg, shot.image)
+    # the camera is placed over the surface's plane that much higher
+    eye, rails = rec._camera_place(surface_quad(cfg, quad)), rec._camera_place(quad)
+    assert eye is not None and rails is not None
+    assert math.dist(eye[:2], (bx, by)) < 0.02 * height
+    assert eye[2] - rails[2] == pytest.approx(depth, abs=1.0)
+    obs = rec.recognize(shot.image)
+    assert sorted(d.value for d in obs.dice) == [2, 5]
+    for d in obs.dice:
+        (truth,) = [t for t in shot.truth["dice"] if t["value"] == d.value]
+        far = math.dist(truth["center_mm"], (bx, by))
+        assert far * depth / height > 6  # the two planes are that far apart there
+        assert math.dist(d.center_mm, truth["center_mm"]) < 2.0
+        assert math.dist(d.center, truth["center"]) < 2.0 * rec._native(quad)
