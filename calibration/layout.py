@@ -73,6 +73,18 @@ class Probes:
         index = px[..., 1] * w + px[..., 0]
         return cls(centers=centers, mm=mm, index=index, offsets=offsets)
 
+    def subset(self, rows: npt.ArrayLike) -> Probes:
+        """The discs ``rows`` only, in that order.
+
+        >>> p = Probes.build([(1, 1), (5, 1), (9, 1)], 1.0, 2.0, (8, 24))
+        >>> q = p.subset([2, 0])
+        >>> q.mm.tolist(), bool((q.index == p.index[[2, 0]]).all())
+        ([[9.0, 1.0], [1.0, 1.0]], True)
+        """
+        r = np.asarray(rows, np.intp).reshape(-1)
+        return Probes(centers=self.centers[r], mm=self.mm[r], index=self.index[r],
+                      offsets=self.offsets)
+
     def means(self, flat: npt.NDArray[np.float32] | Image) -> npt.NDArray[np.float32]:
         """Mean colour of every disc.
 

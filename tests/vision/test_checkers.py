@@ -1,0 +1,110 @@
+"""The dames of a field a die lies on or beside: read from what the die leaves in view."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from tablier.calibration.calibration import Calibration
+from tablier.vision.board import VisionConfig, locate_board, rectify
+from tablier.vision.checkers import FieldReading, count_checkers
+from tablier.vision.imageio import read_image
+
+# the small session's first frame (seed 7, 640x480): White 3 on field 4 and 1 on field 7,
+# field 5 empty (checked below against the frame's truth)
+ROW, LONE, EMPTY = 4, 7, 5
+
+
+@pytest.fixture(scope="module")
+def board(small_session: Path) -> tuple[VisionConfig, np.ndarray]:
+    cfg = VisionConfig.from_calibration(Calibration.load(small_session / "calibration.json"))
+    image = read_image(small_session / "frame_000.jpg")
+    truth = {f["field"]: f for f in
+             json.loads((small_session / "frame_000.json").read_text())["fields"]}
+    assert (truth[ROW]["color"], truth[ROW]["visible"]) == ("white", 3)
+    assert (truth[LONE]["color"], truth[LONE]["visible"]) == ("white", 1)
+    assert truth[EMPTY]["visible"] == 0
+    return cfg, rectify(cfg, image, locate_board(cfg, image))
+
+
+def _paint(cfg: VisionConfig, rect: np.ndarray, field: int, slot: int,
+           rgb: tuple[float, float, float], reach: float = 0.44) -> np.ndarray:
+    """A copy of ``rect`` with the slot painted ``rgb`` out to ``reach`` dames' diameters from
+    its middle (0.44: its probe and its ring; 0.3: its probe only)."""
+    g, s = cfg.calibration.geometry, cfg.layout.scale
+    x, y = g.slot_centers(field)[slot]
+    yy, xx = np.mgrid[:rect.shape[0], :rect.shape[1]]
+    out = rect.copy()
+    out[np.hypot(xx - x * s, yy - y * s) <= reach * g.checker_diameter * s] = rgb
+    return out
+
+
+def _beside(cfg: VisionConfig, field: int, slot: int) -> list[tuple[float, float]]:
+    """Rectified pixels of a die 8 mm across the row from the slot's middle: it covers most of
+    the slot's probe, not all (more than ``min_visible_share`` stays in view)."""
+    g, s = cfg.calibration.geometry, cfg.layout.scale
+    x, y = g.slot_centers(field)[slot]
+    return [((x + 8.0) * s, y * s)]
+
+
+def _field(cfg: VisionConfig, rect: np.ndarray, field: int,
+           dice_px: list[tuple[float, float]] | None = None) -> FieldReading:
+    counts = count_checkers(cfg, rect, dice_px=dice_px or ())
+    (reading,) = [r for r in counts.fields if r.field == field]
+    return reading
+
+
+def test_the_fields_read_as_the_truth_with_no_die(board: tuple[VisionConfig, np.ndarray]) -> None:
+    cfg, rect = board
+    got = {f: _field(cfg, rect, f) for f in (ROW, LONE, EMPTY)}
+    assert [(r.color and r.color.value, r.visible) for r in got.values()] == [
+        ("white", 3), ("white", 1), (None, 0)]
+    assert not any(r.covered for r in got.values())
+
+
+def test_a_die_on_a_row_s_first_dame_leaves_it_counted(
+        board: tuple[VisionConfig, np.ndarray]) -> None:
+    cfg, rect = board
+    # the die and its side faces hide the first dame: what is seen there is the point's colour
+    n = cfg.layout.geometry.slots
+    surface = tuple(float(v) for v in cfg.calibration.profile.slots[(ROW - 1) * n])
+    hidden = _paint(cfg, rect, ROW, 0, surface)  # type: ignore[arg-type]
+    assert _field(cfg, hidden, ROW).visible == 2  # not told of the die: one dame short
+    r = _field(cfg, hidden, ROW, _beside(cfg, ROW, 0))
+    # dames fill a row from the base: the slot the die touches is taken, as the next one is
+    assert (r.color and r.color.value, r.visible, r.covered) == ("white", 3, True)
+
+
+def test_a_die_s_shadow_on_an_empty_point_is_no_dame(
+        board: tuple[VisionConfig, np.ndarray]) -> None:
+    cfg, rect = board
+    black = tuple(float(v) for v in cfg.calibration.profile.black)
+    shadow = _paint(cfg, rect, EMPTY, 1, black)  # type: ignore[arg-type]
+    assert _field(cfg, shadow, EMPTY).visible == 1  # not told of the die: a dark dame
+    r = _field(cfg, shadow, EMPTY, _beside(cfg, EMPTY, 1))
+    # taken with the slot nearer the base empty (and no die there): the row says it is not
+    assert (r.color, r.visible, r.covered) == (None, 0, True)
+
+
+def test_a_lone_dame_beside_a_die_stays(board: tuple[VisionConfig, np.ndarray]) -> None:
+    cfg, rect = board
+    r = _field(cfg, rect, LONE, _beside(cfg, LONE, 0))
+    assert (r.color and r.color.value, r.visible) == ("white", 1)
+
+
+def test_a_slot_a_die_touches_is_read_by_its_ring(
+        board: tuple[VisionConfig, np.ndarray]) -> None:
+    cfg, rect = board
+    n = cfg.layout.geometry.slots
+    prof = cfg.calibration.profile
+    # a die's shadow on the first slot only, a little lighter than a black dame: read as one
+    # (with a middling confidence); the ring round it shows the bare point
+    blend = 0.95 * np.array(prof.black) + 0.05 * np.array(prof.slots[(EMPTY - 1) * n])
+    shadow = _paint(cfg, rect, EMPTY, 0, tuple(blend), reach=0.3)  # type: ignore[arg-type]
+    assert _field(cfg, shadow, EMPTY).visible == 1
+    r = _field(cfg, shadow, EMPTY, _beside(cfg, EMPTY, 0))
+    assert (r.color, r.visible) == (None, 0)
+    # the first slot has no slot nearer the base: the row cannot say, only the ring did
+    assert not r.covered
