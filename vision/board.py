@@ -342,7 +342,11 @@ def surface_homography(cfg: VisionConfig, quad: BoardQuad, focal: float = CAMERA
 
 def surface_quad(cfg: VisionConfig, quad: BoardQuad, focal: float = CAMERA_FOCAL) -> BoardQuad:
     """Where the playing surface is: ``quad`` itself when the surface lies in the rails'
-    plane, else ``quad`` with the sunk surface's homography (:func:`surface_homography`)."""
+    plane, else ``quad`` with the sunk surface's homography (:func:`surface_homography`).
+
+    Only the homography changes: the corners (``quad.quad``) stay the board's outer corners in
+    the rails' plane, so scales taken from them (the recogniser's camera pixels per mm) are
+    the rails'."""
     sunk = surface_homography(cfg, quad, focal)
     return quad if sunk is None else replace(quad, homography=sunk)
 
