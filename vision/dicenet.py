@@ -93,8 +93,8 @@ def _rectifier(image_size: tuple[int, int], board_normal: Sequence[float],
 
 def crop_matrix(center: tuple[float, float], size: float, image_size: tuple[int, int], *,
                 board_normal: Sequence[float] | None = None, focal: float = 0.85,
-                angle: float = 0.0, flip: bool = False,
-                window: float = WINDOW) -> NDArray[np.float64]:
+                angle: float = 0.0, flip: bool = False, window: float = WINDOW,
+                away: tuple[float, float] | None = None) -> NDArray[np.float64]:
     """The 3x3 homography from image pixels to crop pixels for one die.
 
     Args:
@@ -107,6 +107,10 @@ def crop_matrix(center: tuple[float, float], size: float, image_size: tuple[int,
         angle: turn of the crop about its centre, degrees (training augmentation).
         flip: mirror the crop left-right (training augmentation).
         window: side of the crop window over ``size``.
+        away: for a picture already straightened (a board's view drawn as if from straight
+            above): the direction, in picture axes, in which a die there leans away from the
+            camera (its side faces show on the camera's side). The crop is turned so that it
+            points down, as ``board_normal`` turns a rectified crop.
 
     Returns:
         The homography (float64, 3x3).
@@ -132,11 +136,11 @@ def crop_matrix(center: tuple[float, float], size: float, image_size: tuple[int,
     zoom = SIDE / (window * size * local)
     a = math.radians(angle)
     turn = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
-    if board_normal is not None:
+    if board_normal is not None or away is not None:
         # Turn the crop so that the die leans (away from the rectified principal point)
         # toward the crop's bottom: flat dice then show their side faces above the top face.
         w, h = image_size
-        lx, ly = cx - w / 2, cy - h / 2
+        lx, ly = away if away is not None else (cx - w / 2, cy - h / 2)
         norm = math.hypot(lx, ly)
         if norm > 1e-6:
             turn = turn @ np.array([[ly, -lx], [lx, ly]]) / norm
@@ -153,7 +157,8 @@ def crop_matrix(center: tuple[float, float], size: float, image_size: tuple[int,
 
 def crop_die(grey: NDArray[np.uint8], center: tuple[float, float], size: float, *,
              board_normal: Sequence[float] | None = None, focal: float = 0.85,
-             angle: float = 0.0, flip: bool = False) -> NDArray[np.float32]:
+             angle: float = 0.0, flip: bool = False,
+             away: tuple[float, float] | None = None) -> NDArray[np.float32]:
     """The normalised SIDE x SIDE crop of one die, as the net takes it.
 
     Args:
@@ -164,6 +169,7 @@ def crop_die(grey: NDArray[np.uint8], center: tuple[float, float], size: float, 
         focal: focal length over the image's longer side.
         angle: turn of the crop, degrees (augmentation).
         flip: mirror the crop (augmentation).
+        away: see :func:`crop_matrix`.
 
     Returns:
         float32 SIDE x SIDE, zero mean and unit standard deviation (or all zero if flat).
@@ -175,7 +181,7 @@ def crop_die(grey: NDArray[np.uint8], center: tuple[float, float], size: float, 
         raise ValueError(f"grey must be an HxW uint8 array, got {grey.shape} {grey.dtype}")
     h, w = grey.shape
     mat = crop_matrix(center, size, (w, h), board_normal=board_normal, focal=focal,
-                      angle=angle, flip=flip)
+                      angle=angle, flip=flip, away=away)
     src = grey
     # NOTE: a bilinear warp that shrinks more than ~1.5x aliases the pips; shrink the
     # neighbourhood with area averaging first.
@@ -229,6 +235,29 @@ def lean(center: tuple[float, float], image_size: tuple[int, int],
     w, h = image_size
     c = _rectifier(image_size, board_normal, focal) @ np.array([center[0], center[1], 1.0])
     return math.hypot(c[0] / c[2] - w / 2, c[1] / c[2] - h / 2) / (focal * max(w, h))
+
+
+def ray_lean(ray: Sequence[float]) -> tuple[tuple[float, float], float]:
+    """For a straightened view: the way a die leans away from the camera, and how far.
+
+    Args:
+        ray: the direction from a die to the camera, in the view's axes (x right, y down,
+            z up from the board).
+
+    Returns:
+        (the direction away from the camera in the view, (x, y); the tangent of the ray's
+        angle from the board's normal, as :func:`lean` gives it).
+
+    Raises:
+        ValueError: if the ray does not point up from the board.
+
+    >>> ray_lean((30.0, -40.0, 100.0))
+    ((-30.0, 40.0), 0.5)
+    """
+    rx, ry, rz = (float(v) for v in ray)
+    if not rz > 0:
+        raise ValueError(f"the ray to the camera must point up from the board, got {ray!r}")
+    return (-rx, -ry), math.hypot(rx, ry) / rz
 
 
 @functools.lru_cache(maxsize=4)
@@ -308,7 +337,8 @@ def forward(crops: NDArray[np.float32], extra: NDArray[np.float32], *,
 
 def classify(grey: NDArray[np.uint8], dice: Sequence[tuple[tuple[float, float], float]], *,
              board_normal: Sequence[float] | None = None, focal: float = 0.85,
-             weights_path: Path = WEIGHTS) -> NDArray[np.float32]:
+             weights_path: Path = WEIGHTS,
+             ray: tuple[float, float, float] | None = None) -> NDArray[np.float32]:
     """Class probabilities of each die (centre, size) on a grey picture.
 
     Args:
@@ -317,6 +347,10 @@ def classify(grey: NDArray[np.uint8], dice: Sequence[tuple[tuple[float, float], 
         board_normal: the board's normal in camera coordinates, or None.
         focal: focal length over the image's longer side.
         weights_path: the weights file.
+        ray: for a straightened view of a board (``board_normal`` is then not used): the
+            direction from the dice to the camera, in the view's axes (x right, y down, z up
+            from the board). The crops are turned by it (see ``away`` of
+            :func:`crop_matrix`) and the net is told its lean.
 
     Returns:
         (len(dice), len(CLASSES)) float32 probabilities.
@@ -327,6 +361,11 @@ def classify(grey: NDArray[np.uint8], dice: Sequence[tuple[tuple[float, float], 
     weights = load_weights(weights_path)
     if not dice:
         return np.zeros((0, len(CLASSES)), np.float32)
+    if ray is not None:
+        away, tilt = ray_lean(ray)
+        crops = np.stack([crop_die(grey, c, s, away=away) for c, s in dice])
+        extra = np.array([(1.0, tilt)] * len(dice), np.float32)
+        return forward(crops, extra, weights=weights)
     crops = np.stack([crop_die(grey, c, s, board_normal=board_normal, focal=focal)
                       for c, s in dice])
     h, w = grey.shape

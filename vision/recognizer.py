@@ -14,6 +14,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -293,8 +294,8 @@ class _StraightViewReader:
     def __init__(self, module: Any, cfg: Any) -> None:
         self._module = module
         self._cfg = cfg
-        self.judges_ray = bool(cfg.cocked_angle_ray < 90.0)
-        """Does it judge dice along the camera's ray (worth placing the camera for)?"""
+        self.wants_ray = bool(cfg.cocked_angle_ray < 90.0 or cfg.net)
+        """Does it use the ray to the camera (to judge dice along it, or for its net)?"""
 
     def __call__(self, image: Image, ray: tuple[float, float, float] | None = None
                  ) -> Sequence[Any]:
@@ -302,8 +303,16 @@ class _StraightViewReader:
         return tuple(self._module.read_dice(cfg, image).dice)
 
 
+BOARD_NET = Path(__file__).with_name("boardnet.npz")
+"""The dice net's weights taught on straightened views of rendered boards
+(``python -m tablier.vision.train_boardnet``)."""
+
+BOARD_NET_THRESHOLD = 0.8
+"""Least probability of the board net's class for it to overrule the rules."""
+
+
 def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
-                         cocked_ray: float = math.inf) -> DiceFn | None:
+                         cocked_ray: float = math.inf, net: bool = False) -> DiceFn | None:
     try:
         module = importlib.import_module("tablier.vision.dice")
     except ImportError:
@@ -320,8 +329,9 @@ def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
     # faces (a three read as a one) on the tuning boards.
     cfg = module.DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=STRAIGHT_VIEW_FOCAL,
                             side_vote=math.inf, cocked_angle_board=cocked,
-                            cocked_angle_small=cocked, cocked_angle_ray=cocked_ray, net=False,
-                            large_pip=math.inf)
+                            cocked_angle_small=cocked, cocked_angle_ray=cocked_ray, net=net,
+                            net_weights=str(BOARD_NET) if net else None,
+                            net_threshold=BOARD_NET_THRESHOLD, large_pip=math.inf)
     return _StraightViewReader(module, cfg)
 
 
@@ -336,7 +346,8 @@ class Recognizer:
                  dice_view: float = 48.0, dice_count: int = 2,
                  die_sizes: tuple[float, float] = (0.5, 1.5),
                  camera_focal: float = CAMERA_FOCAL,
-                 cocked_contact: float = math.inf) -> None:
+                 cocked_contact: float = math.inf, dice_net: bool = False,
+                 dice_net_fine: bool = False) -> None:
         """Derive the probes and load the dice reader.
 
         Args:
@@ -382,10 +393,11 @@ class Recognizer:
         """
         self.calibration = calibration
         self.config = VisionConfig.from_calibration(calibration)
-        self._dice = dice_reader if dice_reader is not None else _default_dice_reader()
+        self._dice = (dice_reader if dice_reader is not None
+                      else _default_dice_reader(net=dice_net))
         self._dice_fine = (dice_reader if dice_reader is not None
                            else _default_dice_reader(STRAIGHT_VIEW_COCKED_FINE,
-                                                     STRAIGHT_VIEW_COCKED_RAY))
+                                                     STRAIGHT_VIEW_COCKED_RAY, dice_net_fine))
         self._focal = camera_focal
         self._cocked_contact = cocked_contact
         self._dice_scale = dice_scale
@@ -558,7 +570,7 @@ class Recognizer:
         cands = self._dice_candidates(image, quad, rect, gain)
         if not cands:
             return ()
-        ray_reader = (reader if isinstance(reader, _StraightViewReader) and reader.judges_ray
+        ray_reader = (reader if isinstance(reader, _StraightViewReader) and reader.wants_ray
                       else None)
         eye = self._camera_place(quad) if ray_reader is not None else None
         found: list[tuple[tuple[float, float], Any]] = []

@@ -1,0 +1,88 @@
+"""The board net: the dice net taught on the recogniser's straightened views of a board."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from tablier.calibration.calibration import Calibration
+from tablier.vision import dicenet
+from tablier.vision import recognizer as rec_mod
+from tablier.vision.dice import DiceConfig, read_dice
+from tablier.vision.imageio import read_image
+from tablier.vision.render_dice import render_die
+
+TUNE = Path(__file__).resolve().parents[2] / "fixtures" / "vision" / "tune"
+
+
+def test_board_net_weights_load_small_and_finite() -> None:
+    assert rec_mod.BOARD_NET.stat().st_size < 1_000_000
+    weights = dicenet.load_weights(rec_mod.BOARD_NET)
+    assert all(np.isfinite(a).all() for a in weights.values())
+    assert weights["conv1_w"].shape == dicenet.load_weights()["conv1_w"].shape
+
+
+def test_crop_is_turned_so_the_die_leans_down() -> None:
+    # A bright dot right of the middle: a die leaning right (away from a camera on its left)
+    # is turned so that it leans down, and the dot with it.
+    grey = np.full((100, 100), 60, np.uint8)
+    grey[48:53, 68:73] = 250
+    plain = dicenet.crop_die(grey, (50.0, 50.0), 30.0)
+    turned = dicenet.crop_die(grey, (50.0, 50.0), 30.0, away=(1.0, 0.0))
+    ys, xs = np.unravel_index(np.argmax(plain), plain.shape)
+    assert xs > dicenet.SIDE * 0.7 and abs(ys - dicenet.SIDE / 2) < 3
+    ys, xs = np.unravel_index(np.argmax(turned), turned.shape)
+    assert ys > dicenet.SIDE * 0.7 and abs(xs - dicenet.SIDE / 2) < 3
+    # leaning down already: not turned
+    down = dicenet.crop_die(grey, (50.0, 50.0), 30.0, away=(0.0, 2.0))
+    assert np.array_equal(down, plain)
+
+
+def test_ray_lean_refuses_a_ray_from_below() -> None:
+    with pytest.raises(ValueError, match="point up"):
+        dicenet.ray_lean((1.0, 0.0, -5.0))
+
+
+def test_second_opinion_is_given_the_ray(monkeypatch: pytest.MonkeyPatch) -> None:
+    canvas = np.full((240, 240, 3), (40, 100, 60), np.uint8)
+    render_die(canvas, value=3, center=(120.0, 120.0), size=80.0, rotation=20.0)
+    asked: list[dict[str, Any]] = []
+
+    def sure_five(grey: np.ndarray, dice: list[Any], **kw: Any) -> np.ndarray:
+        asked.append(kw)
+        probs = np.zeros((len(dice), len(dicenet.CLASSES)), np.float32)
+        probs[:, 4] = 0.95
+        probs[:, 7] = 0.05
+        return probs
+
+    monkeypatch.setattr(dicenet, "classify", sure_five)
+    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, net=True)
+    assert [d.value for d in read_dice(cfg, canvas).dice] == [5]
+    assert asked[-1]["ray"] is None
+    ray = (30.0, -40.0, 900.0)
+    assert [d.value for d in read_dice(dataclasses.replace(cfg, view_ray=ray),
+                                        canvas).dice] == [5]
+    assert asked[-1]["ray"] == ray
+
+
+def test_recogniser_with_board_net_reads_the_tuning_frames() -> None:
+    # The committed tuning frames (1024x768, dice of 16-20 px, read by the coarse reader).
+    read = wrong = 0
+    for session in sorted(TUNE.glob("s*")):
+        recognizer = rec_mod.Recognizer(Calibration.load(session / "calibration.json"),
+                                        dice_net=True)
+        assert recognizer._dice is not None and recognizer._dice._cfg.net  # type: ignore[attr-defined]
+        for image in sorted(session.glob("frame_*.jpg")):
+            truth = json.loads(image.with_suffix(".json").read_text())
+            if truth["occluded"]:
+                continue
+            obs = recognizer.recognize(read_image(image))
+            got = sorted(d.value or 0 for d in obs.dice)
+            want = sorted(d["value"] or 0 for d in truth["dice"])
+            read += len(want)
+            wrong += got != want
+    assert read >= 30 and wrong == 0

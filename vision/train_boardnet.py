@@ -1,0 +1,224 @@
+"""Teach the dice net to read the recogniser's straightened views of a board (needs torch).
+
+The board reader (:class:`tablier.vision.recognizer.Recognizer`) reads the dice in small
+views of the board drawn as if seen from straight above, at one scale whatever the camera.
+Drawn up from a 1024x768 frame (a die of 16-20 camera pixels) such a view is soft, and the
+hand-written rules lose pips there: a six's rows run together, a corner pip by the die's dark
+edge fails the contrast test. This trains the dice net's architecture (:mod:`dicenet`) on
+those views, as a second opinion on each die the rules report, and writes
+``vision/boardnet.npz``.
+
+Data: rendered board sets (``tablier render``) of **tuning** seeds only, given on the command
+line; one session of each set (``--val-session``, default ``s07``) validates, the rest
+trains. Each frame is read by the recogniser with the rules alone; every view the dice
+reader is given is kept with the ray to the camera and what the rules found in it. Crops:
+
+* each die the rules report, labelled by the frame's truth (its value, ``cocked``, or
+  ``not_a_die`` when no true die lies within 8 mm), once as reported and once jittered;
+* each true die in view, jittered (centre +-10 % of its size, size +-15 %, mirrored);
+* two places of each view away from every die (``not_a_die``: rims of dames, rails, points).
+
+Every crop is turned so that the die's side faces, seen from the camera, lie on its upper
+side (:func:`dicenet.ray_lean`), and the net is told how far the ray leans.
+
+    pip install -e '.[train]'
+    python -m tablier.vision.train_boardnet out/boardnet out/px/t5065 out/px/od5063 ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from tablier.calibration.calibration import Calibration
+from tablier.vision import dicenet
+from tablier.vision.evaluate import frames, sessions
+from tablier.vision.imageio import read_image
+from tablier.vision.recognizer import BOARD_NET, Recognizer, _StraightViewReader
+from tablier.vision.train_dicenet import train
+
+MATCH_MM = 8.0
+"""A die the rules report within this many millimetres of a true die is that die."""
+
+
+class _Crops:
+    """Crops, labels and (rectified, lean) inputs, gathered as they come."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.x: list[NDArray[np.float16]] = []
+        self.y: list[int] = []
+        self.extra: list[tuple[float, float]] = []
+
+    def add(self, grey: NDArray[np.uint8], center: tuple[float, float], size: float,
+            label: int, ray: Sequence[float], *, jitter: bool) -> None:
+        rng = self.rng
+        if jitter:
+            center = (center[0] + float(rng.uniform(-0.1, 0.1)) * size,
+                      center[1] + float(rng.uniform(-0.1, 0.1)) * size)
+            size *= float(rng.uniform(0.85, 1.15))
+        away, lean = dicenet.ray_lean(ray)
+        crop = dicenet.crop_die(grey, center, size, away=away, flip=bool(rng.random() < 0.5))
+        self.x.append(crop.astype(np.float16))
+        self.y.append(label)
+        self.extra.append((1.0, lean))
+
+    def arrays(self) -> dict[str, NDArray[Any]]:
+        side = dicenet.SIDE
+        return {"x": np.stack(self.x) if self.x else np.zeros((0, side, side), np.float16),
+                "y": np.asarray(self.y, np.int64),
+                "extra": np.asarray(self.extra, np.float32).reshape(-1, 2)}
+
+
+class _Recorder(_StraightViewReader):
+    """A dice reader that keeps every view it reads, with the ray and what it found."""
+
+    def __init__(self, inner: _StraightViewReader, log: list[tuple[Any, ...]],
+                 place: list[tuple[float, float, float, int]]) -> None:
+        super().__init__(inner._module, inner._cfg)
+        self.wants_ray = True
+        self._log = log
+        self._place = place
+
+    def __call__(self, image: NDArray[np.uint8], ray: tuple[float, float, float] | None = None
+                 ) -> Sequence[Any]:
+        found = super().__call__(image, ray)
+        if ray is not None and self._place:
+            self._log.append((image, ray, self._place[-1], found))
+        return found
+
+
+class _Watcher(Recognizer):
+    """The recogniser with the rules alone, keeping each dice view and where it was drawn."""
+
+    def __init__(self, calibration: Calibration) -> None:
+        super().__init__(calibration, dice_net=False)
+        self.log: list[tuple[Any, ...]] = []
+        self.places: list[tuple[float, float, float, int]] = []
+        for name in ("_dice", "_dice_fine"):
+            reader = getattr(self, name)
+            assert isinstance(reader, _StraightViewReader)
+            setattr(self, name, _Recorder(reader, self.log, self.places))
+
+    def _dice_view(self, image: NDArray[np.uint8], quad: Any, center: tuple[float, float],
+                   s: float, size: int) -> NDArray[np.uint8]:
+        self.places.append((center[0], center[1], s, size))
+        return super()._dice_view(image, quad, center, s, size)
+
+
+def _label(die: dict[str, Any]) -> int | None:
+    if die.get("value") is not None:
+        return int(die["value"]) - 1
+    return dicenet.COCKED if die.get("reason") == "cocked" else None
+
+
+def _view_crops(crops: _Crops, view: NDArray[np.uint8], ray: Sequence[float],
+                place: tuple[float, float, float, int], found: Sequence[Any],
+                truth: Sequence[dict[str, Any]], die_mm: float, done: set[int]) -> None:
+    """Crops of one view: the dice the rules found, the true dice, two empty places."""
+    grey = np.asarray(cv2.cvtColor(view, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
+    cx, cy, s, size = place
+    rng = crops.rng
+
+    def to_view(mm: Sequence[float]) -> tuple[float, float]:
+        return ((float(mm[0]) - cx) * s + size / 2, (float(mm[1]) - cy) * s + size / 2)
+
+    where = [to_view(t["center_mm"]) for t in truth]
+    die_px = die_mm * s
+    for d in found:
+        if d.reason == "out_of_view":
+            continue
+        near = [k for k, p in enumerate(where)
+                if math.dist(p, d.center) < MATCH_MM * s]
+        label = _label(truth[near[0]]) if near else dicenet.NOT_A_DIE
+        if label is None:
+            continue
+        for j in range(2):
+            crops.add(grey, d.center, d.size, label, ray, jitter=j > 0)
+    for k, (t, p) in enumerate(zip(truth, where, strict=True)):
+        label = _label(t)
+        margin = min(p[0], p[1], size - p[0], size - p[1])
+        if label is None or k in done or margin < 0.8 * die_px:
+            continue
+        done.add(k)
+        copies = 4 if label == dicenet.COCKED else 2
+        for _ in range(copies):
+            crops.add(grey, p, die_px, label, ray, jitter=True)
+    for _ in range(40):
+        q = (float(rng.uniform(0.6, 0.9)) * die_px,)
+        c = (float(rng.uniform(q[0], size - q[0])), float(rng.uniform(q[0], size - q[0])))
+        if all(math.dist(c, p) > 1.5 * die_px for p in where):
+            crops.add(grey, c, die_px * float(rng.uniform(0.85, 1.15)), dicenet.NOT_A_DIE,
+                      ray, jitter=False)
+            break
+
+
+def gather(sets: Sequence[Path], val_session: str, seed: int
+           ) -> tuple[dict[str, NDArray[Any]], dict[str, NDArray[Any]]]:
+    """Read every frame of the sets and return the training and validation crops."""
+    rng = np.random.default_rng(seed)
+    parts = {"train": _Crops(rng), "val": _Crops(rng)}
+    for root in sets:
+        start = time.perf_counter()
+        count = 0
+        for session in sessions(root):
+            calibration = Calibration.load(session / "calibration.json")
+            watcher = _Watcher(calibration)
+            crops = parts["val" if session.name == val_session else "train"]
+            for image_path, truth_path in frames(session):
+                truth = json.loads(truth_path.read_text())
+                if truth.get("occluded"):
+                    continue
+                watcher.log.clear()
+                watcher.places.clear()
+                watcher.recognize(read_image(image_path))
+                done: set[int] = set()
+                for view, ray, place, found in watcher.log:
+                    _view_crops(crops, view, ray, place, found, truth["dice"],
+                                calibration.geometry.die_size, done)
+                count += 1
+        print(f"{root}: {count} frames, {time.perf_counter() - start:.0f} s; crops so far: "
+              f"train {len(parts['train'].y)}, validation {len(parts['val'].y)}", flush=True)
+    return parts["train"].arrays(), parts["val"].arrays()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tablier.vision.train_boardnet",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=Path, help="folder for the crops")
+    parser.add_argument("sets", type=Path, nargs="+", help="rendered TUNING board sets")
+    parser.add_argument("--val-session", default="s07")
+    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--weights", type=Path, default=BOARD_NET)
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    cache = args.out / "crops.npz"
+    if cache.exists():
+        with np.load(cache) as data:
+            train_set = {k[6:]: data[k] for k in data.files if k.startswith("train_")}
+            val_set = {k[4:]: data[k] for k in data.files if k.startswith("val_")}
+        print(f"crops from {cache}")
+    else:
+        train_set, val_set = gather(args.sets, args.val_session, args.seed)
+        arrays = {f"train_{k}": v for k, v in train_set.items()}
+        arrays.update({f"val_{k}": v for k, v in val_set.items()})
+        np.savez_compressed(cache, allow_pickle=False, **arrays)
+    print("train", np.bincount(train_set["y"], minlength=len(dicenet.CLASSES)).tolist(),
+          "validation", np.bincount(val_set["y"], minlength=len(dicenet.CLASSES)).tolist())
+    weights = train(train_set, val_set, epochs=args.epochs, seed=args.seed)
+    np.savez_compressed(args.weights, allow_pickle=False, **weights)
+    print(f"wrote {args.weights}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
