@@ -21,8 +21,19 @@ reader is given is kept with the ray to the camera and what the rules found in i
 Every crop is turned so that the die's side faces, seen from the camera, lie on its upper
 side (:func:`dicenet.ray_lean`), and the net is told how far the ray leans.
 
+The committed ``vision/boardnet.npz`` was trained (14 epochs, seed 1, the epoch of least
+validation loss kept; about 8 minutes on one core) on these tuning sets, each 8 sessions of
+50 frames rendered by ``tablier render OUT --seed N --sessions 8 --frames 50`` with:
+
+* 1024x768 (``--size 1024x768``): 5065 (``--no-parallax``), 5066 (``--by-rail 0.3
+  --on-dames 0.3``), 5067 and 5071 (the same with ``--cocked 0.3``), 5068 (``--depth 25
+  --by-rail 0.3 --on-dames 0.3``);
+* 1640x1232: 5063 and 5064 (``--by-rail 0.3 --on-dames 0.3``), 5056 and 5073 (the same with
+  ``--cocked 0.3``), 5041 (4 sessions, ``--cocked 0.3``), 5061 (``--depth 25 --by-rail 0.3
+  --on-dames 0.3``).
+
     pip install -e '.[train]'
-    python -m tablier.vision.train_boardnet out/boardnet out/px/t5065 out/px/od5063 ...
+    python -m tablier.vision.train_boardnet out/boardnet out/px/t5065 out/px/p5066 ...
 """
 
 from __future__ import annotations

@@ -70,11 +70,11 @@ def test_second_opinion_is_given_the_ray(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_recogniser_with_board_net_reads_the_tuning_frames() -> None:
-    # The committed tuning frames (1024x768, dice of 16-20 px, read by the coarse reader).
+    # The committed tuning frames (1024x768, dice of 16-20 px, read by the coarse reader),
+    # with the board net on by default.
     read = wrong = 0
     for session in sorted(TUNE.glob("s*")):
-        recognizer = rec_mod.Recognizer(Calibration.load(session / "calibration.json"),
-                                        dice_net=True)
+        recognizer = rec_mod.Recognizer(Calibration.load(session / "calibration.json"))
         assert recognizer._dice is not None and recognizer._dice._cfg.net  # type: ignore[attr-defined]
         for image in sorted(session.glob("frame_*.jpg")):
             truth = json.loads(image.with_suffix(".json").read_text())
