@@ -3,7 +3,7 @@
 Frames are rendered from a seed (not committed) in a child process, then read here on ONE
 OpenCV thread, each several times; the figures are printed, never asserted.
 
-    python bench/bench_vision.py [--frames 8] [--repeat 5] [--seed 42] [--no-dice]
+    python bench/bench_vision.py [--frames 8] [--repeat 5] [--seed 42] [--no-dice] [--no-net]
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--size", default="1640x1232")
     parser.add_argument("--no-dice", action="store_true", help="leave the dice reader out")
+    parser.add_argument("--no-net", action="store_true",
+                        help="read the dice with the rules alone (no board net)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         # render in a child so that its memory does not count
@@ -39,7 +41,9 @@ def main() -> int:
 
         cv2.setNumThreads(1)
         session = Path(tmp) / "s00"
-        kwargs = {"dice_reader": lambda image: ()} if args.no_dice else {}
+        kwargs: dict[str, object] = {"dice_net": not args.no_net}
+        if args.no_dice:
+            kwargs["dice_reader"] = lambda image: ()
         rec = Recognizer(Calibration.load(session / "calibration.json"), **kwargs)
         images = [read_image(p) for p in sorted(session.glob("frame_*.jpg"))]
         stages: dict[str, list[float]] = {}
@@ -53,7 +57,7 @@ def main() -> int:
           f"{os.cpu_count()} cpu(s), python {platform.python_version()}, "
           f"OpenCV {cv2.__version__} on 1 thread")
     print(f"{len(images)} frames of {args.size} x {args.repeat} runs, dice reader "
-          f"{'off' if args.no_dice else 'on'}")
+          f"{'off' if args.no_dice else 'on'}{', board net off' if args.no_net else ''}")
     for name, values in stages.items():
         print(f"  {name:<10} median {statistics.median(values):7.2f} ms   "
               f"min {min(values):7.2f} ms")
