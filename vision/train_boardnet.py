@@ -50,27 +50,20 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 from tablier.calibration.calibration import Calibration
-from tablier.vision import dicenet
+from tablier.vision import dicenet, train_dicenet
 from tablier.vision.evaluate import frames, sessions
 from tablier.vision.imageio import read_image
 from tablier.vision.recognizer import BOARD_NET, Recognizer, _StraightViewReader
-from tablier.vision.train_dicenet import train
 
 MATCH_MM = 8.0
 """A die the rules report within this many millimetres of a true die is that die."""
 
 
-class _Crops:
-    """Crops, labels and (rectified, lean) inputs, gathered as they come."""
+class _Crops(train_dicenet._Crops):
+    """Crops with labels and (rectified, lean) inputs, each turned by its view's ray."""
 
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.rng = rng
-        self.x: list[NDArray[np.float16]] = []
-        self.y: list[int] = []
-        self.extra: list[tuple[float, float]] = []
-
-    def add(self, grey: NDArray[np.uint8], center: tuple[float, float], size: float,
-            label: int, ray: Sequence[float], *, jitter: bool) -> None:
+    def add_view(self, grey: NDArray[np.uint8], center: tuple[float, float], size: float,
+                 label: int, ray: Sequence[float], *, jitter: bool) -> None:
         rng = self.rng
         if jitter:
             center = (center[0] + float(rng.uniform(-0.1, 0.1)) * size,
@@ -81,12 +74,6 @@ class _Crops:
         self.x.append(crop.astype(np.float16))
         self.y.append(label)
         self.extra.append((1.0, lean))
-
-    def arrays(self) -> dict[str, NDArray[Any]]:
-        side = dicenet.SIDE
-        return {"x": np.stack(self.x) if self.x else np.zeros((0, side, side), np.float16),
-                "y": np.asarray(self.y, np.int64),
-                "extra": np.asarray(self.extra, np.float32).reshape(-1, 2)}
 
 
 class _Recorder(_StraightViewReader):
@@ -153,7 +140,7 @@ def _view_crops(crops: _Crops, view: NDArray[np.uint8], ray: Sequence[float],
         if label is None:
             continue
         for j in range(2):
-            crops.add(grey, d.center, d.size, label, ray, jitter=j > 0)
+            crops.add_view(grey, d.center, d.size, label, ray, jitter=j > 0)
     for k, (t, p) in enumerate(zip(truth, where, strict=True)):
         label = _label(t)
         margin = min(p[0], p[1], size - p[0], size - p[1])
@@ -162,12 +149,12 @@ def _view_crops(crops: _Crops, view: NDArray[np.uint8], ray: Sequence[float],
         done.add(k)
         copies = 4 if label == dicenet.COCKED else 2
         for _ in range(copies):
-            crops.add(grey, p, die_px, label, ray, jitter=True)
+            crops.add_view(grey, p, die_px, label, ray, jitter=True)
     for _ in range(40):
         q = (float(rng.uniform(0.6, 0.9)) * die_px,)
         c = (float(rng.uniform(q[0], size - q[0])), float(rng.uniform(q[0], size - q[0])))
         if all(math.dist(c, p) > 1.5 * die_px for p in where):
-            crops.add(grey, c, die_px * float(rng.uniform(0.85, 1.15)), dicenet.NOT_A_DIE,
+            crops.add_view(grey, c, die_px * float(rng.uniform(0.85, 1.15)), dicenet.NOT_A_DIE,
                       ray, jitter=False)
             break
 
@@ -225,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         np.savez_compressed(cache, allow_pickle=False, **arrays)
     print("train", np.bincount(train_set["y"], minlength=len(dicenet.CLASSES)).tolist(),
           "validation", np.bincount(val_set["y"], minlength=len(dicenet.CLASSES)).tolist())
-    weights = train(train_set, val_set, epochs=args.epochs, seed=args.seed)
+    weights = train_dicenet.train(train_set, val_set, epochs=args.epochs, seed=args.seed)
     np.savez_compressed(args.weights, allow_pickle=False, **weights)
     print(f"wrote {args.weights}")
     return 0

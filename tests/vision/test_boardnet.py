@@ -86,3 +86,18 @@ def test_recogniser_with_board_net_reads_the_tuning_frames() -> None:
             read += len(want)
             wrong += got != want
     assert read >= 30 and wrong == 0
+
+
+def test_training_crops_are_labelled_from_the_truth() -> None:
+    from tablier.vision import train_boardnet
+
+    train, val = train_boardnet.gather([TUNE], "s01", seed=1)
+    values = set()
+    for truth in TUNE.glob("s00/frame_*.json"):
+        t = json.loads(truth.read_text())
+        if not t["occluded"]:
+            values |= {d["value"] - 1 for d in t["dice"] if d["value"] is not None}
+    labels = set(train["y"].tolist())
+    assert values and values <= labels and dicenet.NOT_A_DIE in labels
+    assert len(val["y"]) > 0 and (train["extra"][:, 0] == 1.0).all()
+    assert train["x"].shape[1:] == (dicenet.SIDE, dicenet.SIDE)
