@@ -160,9 +160,6 @@ class DiceConfig:
     """Largest share of dark samples on those rings (text, a label's print, a stain)."""
     body_min: float = 110.0
     """Least grey level of the die body around a pip."""
-    body_rank: int = 7
-    """Which of the 12 grey samples round a pip (sorted, from 0) is taken as the die body
-    around it: 7 is the 60th percentile."""
     partition_max: int = 14
     """Linked groups of 7 up to this many pips are split by trying every die pattern in
     them (larger groups: by their links)."""
@@ -404,7 +401,7 @@ def _blob_to_pip(cfg: DiceConfig, grey: NDArray[np.uint8], blob: NDArray[np.uint
     h, w = grey.shape
     px = np.clip(np.round(pts[:, 0]).astype(np.intp), 0, w - 1)
     py = np.clip(np.round(pts[:, 1]).astype(np.intp), 0, h - 1)
-    body = float(np.sort(grey[py, px])[cfg.body_rank])
+    body = float(np.sort(grey[py, px])[7])  # the 60th percentile of 12 samples
     if body - dark < cfg.pip_contrast or body < cfg.body_min:
         return None
     return _Pip(float(mx), float(my), cov, math.sqrt(major * minor), ratio, dark, body, grey)
