@@ -15,8 +15,9 @@ reader is given is kept with the ray to the camera and what the rules found in i
 
 * each die the rules report, labelled by the frame's truth (its value, ``cocked``, or
   ``not_a_die`` when no true die lies within 8 mm), once as reported and once jittered;
-* each true die in view, jittered (centre +-10 % of its size, size +-15 %, mirrored);
-* two places of each view away from every die (``not_a_die``: rims of dames, rails, points).
+* each true die in view, once per frame, jittered (centre +-10 % of its size, size +-15 %,
+  mirrored): twice, a cocked die four times;
+* one place of each view away from every die (``not_a_die``: rims of dames, rails, points).
 
 Every crop is turned so that the die's side faces, seen from the camera, lie on its upper
 side (:func:`dicenet.ray_lean`), and the net is told how far the ray leans.
@@ -121,7 +122,7 @@ def _label(die: dict[str, Any]) -> int | None:
 def _view_crops(crops: _Crops, view: NDArray[np.uint8], ray: Sequence[float],
                 place: tuple[float, float, float, int], found: Sequence[Any],
                 truth: Sequence[dict[str, Any]], die_mm: float, done: set[int]) -> None:
-    """Crops of one view: the dice the rules found, the true dice, two empty places."""
+    """Crops of one view: the dice the rules found, the true dice, one empty place."""
     grey = np.asarray(cv2.cvtColor(view, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
     cx, cy, s, size = place
     rng = crops.rng
@@ -151,11 +152,11 @@ def _view_crops(crops: _Crops, view: NDArray[np.uint8], ray: Sequence[float],
         for _ in range(copies):
             crops.add_view(grey, p, die_px, label, ray, jitter=True)
     for _ in range(40):
-        q = (float(rng.uniform(0.6, 0.9)) * die_px,)
-        c = (float(rng.uniform(q[0], size - q[0])), float(rng.uniform(q[0], size - q[0])))
+        edge = float(rng.uniform(0.6, 0.9)) * die_px
+        c = (float(rng.uniform(edge, size - edge)), float(rng.uniform(edge, size - edge)))
         if all(math.dist(c, p) > 1.5 * die_px for p in where):
             crops.add_view(grey, c, die_px * float(rng.uniform(0.85, 1.15)), dicenet.NOT_A_DIE,
-                      ray, jitter=False)
+                           ray, jitter=False)
             break
 
 
