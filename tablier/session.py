@@ -77,6 +77,11 @@ class SessionError(ValueError):
     """A session cannot start or resume (corrupt journal, a journal of another match, ...)."""
 
 
+class EmptyJournalError(SessionError):
+    """The journal to resume holds no event: the crash came before its first line was whole.
+    Nothing was recorded, so the caller may start the match afresh in that file."""
+
+
 class Display(Protocol):
     """What the session needs of a marker display (``tablier.hardware.MarkerDisplay``)."""
 
@@ -322,11 +327,12 @@ class Session:
 
         Raises:
             JournalError: if the journal is missing or corrupt before its last line.
+            EmptyJournalError: if it holds no event (empty, or its first line cut off).
             SessionError: if its events do not make a match.
         """
         head = read_journal(path).events
         if not head:
-            raise SessionError(f"journal {path} is empty: start a new match")
+            raise EmptyJournalError(f"journal {path} holds no event: start a new match")
         MatchInfo.from_json(head[0])  # refuse a file that is not a match journal, untouched
         before = 0
 
@@ -339,7 +345,8 @@ class Session:
         try:
             events = journal.events
             if not events:
-                raise SessionError(f"journal {journal.path} is empty: start a new match")
+                raise EmptyJournalError(f"journal {journal.path} holds no event: "
+                                        "start a new match")
             info = MatchInfo.from_json(events[0])
             session = cls(journal, info, displays=displays, still_frames=still_frames,
                           answer=answer)

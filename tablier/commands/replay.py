@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from tablier.export import format_record
     from tablier.journal import JournalError, read_journal
     from tablier.replay import GameError, TruthAnswer, compare, find_game
-    from tablier.session import MatchInfo, Session, SessionError
+    from tablier.session import EmptyJournalError, MatchInfo, Session, SessionError
 
     # Source and truth.
     spec = args.game
@@ -123,17 +123,24 @@ def run(args: argparse.Namespace) -> int:
         answer = _console_answer
 
     try:
+        session = None
         if args.resume and journal.exists():
-            session, found = Session.resume(journal, displays=displays, answer=answer,
-                                            still_frames=still)
-            print(f"resuming {journal} at frame {found.next_frame}: {found.events} events kept"
-                  + (f", {found.rolled_back} uncommitted rolled back" if found.rolled_back
-                     else "") + (f"; {found.truncated}" if found.truncated else ""),
-                  file=sys.stderr)
-        else:
-            if args.resume:
-                print(f"no journal to resume at {journal}: starting it", file=sys.stderr)
-            overwrite = args.journal is None or not args.resume
+            try:
+                session, found = Session.resume(journal, displays=displays, answer=answer,
+                                                still_frames=still)
+            except EmptyJournalError:
+                # NOTE: killed before the journal's first line was whole: nothing was recorded.
+                print(f"journal {journal} holds no event (cut off before its first line): "
+                      "starting the match in it afresh", file=sys.stderr)
+            else:
+                print(f"resuming {journal} at frame {found.next_frame}: {found.events} events "
+                      "kept" + (f", {found.rolled_back} uncommitted rolled back"
+                                if found.rolled_back else "")
+                      + (f"; {found.truncated}" if found.truncated else ""), file=sys.stderr)
+        elif args.resume:
+            print(f"no journal to resume at {journal}: starting it", file=sys.stderr)
+        if session is None:
+            overwrite = args.journal is None or not args.resume or journal.exists()
             session = Session.start(journal, MatchInfo(**info), overwrite=overwrite,
                                     displays=displays, answer=answer, still_frames=still)
     except (JournalError, SessionError) as exc:

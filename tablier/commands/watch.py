@@ -235,24 +235,35 @@ def _displays(urls: list[str]) -> list[Any]:
 
 def _session(args: argparse.Namespace, cfg: Any, displays: list[Any], info_cls: Any,
              session_cls: Any) -> Any:
+    from tablier.session import EmptyJournalError
+
     folder = Path(cfg.journal_dir)
+    afresh = False
     if args.resume:
         journal = args.journal
         if journal is None:
             found = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
             journal = found[-1] if found else None
         if journal is not None and journal.exists():
-            session, resumed = session_cls.resume(journal, displays=displays,
-                                                  still_frames=cfg.still_frames)
-            print(f"resumed {journal}: {resumed.events} events"
-                  + (f", {resumed.rolled_back} uncommitted rolled back" if resumed.rolled_back
-                     else "") + (f"; {resumed.truncated}" if resumed.truncated else ""),
-                  file=sys.stderr)
-            if not session.over:
-                return session
-            session.close()
-            print(f"the match in {journal} is over: starting a new one", file=sys.stderr)
-            args.journal = None
+            try:
+                session, resumed = session_cls.resume(journal, displays=displays,
+                                                      still_frames=cfg.still_frames)
+            except EmptyJournalError:
+                # NOTE: killed before the journal's first line was whole: nothing was recorded.
+                print(f"journal {journal} holds no event (cut off before its first line): "
+                      "starting a new match in it", file=sys.stderr)
+                args.journal, afresh = journal, True
+            else:
+                print(f"resumed {journal}: {resumed.events} events"
+                      + (f", {resumed.rolled_back} uncommitted rolled back"
+                         if resumed.rolled_back else "")
+                      + (f"; {resumed.truncated}" if resumed.truncated else ""),
+                      file=sys.stderr)
+                if not session.over:
+                    return session
+                session.close()
+                print(f"the match in {journal} is over: starting a new one", file=sys.stderr)
+                args.journal = None
         else:
             print(f"nothing to resume in {folder}: starting a new match", file=sys.stderr)
     now = datetime.datetime.now()
@@ -260,7 +271,8 @@ def _session(args: argparse.Namespace, cfg: Any, displays: list[Any], info_cls: 
     info = info_cls(white=args.white or cfg.white, black=args.black or cfg.black,
                     date=f"{now:%Y-%m-%d}", place=args.place or cfg.place, first=args.first,
                     rules=dict(cfg.rules), source=str(args.camera or cfg.camera or "camera"))
-    return session_cls.start(journal, info, displays=displays, still_frames=cfg.still_frames)
+    return session_cls.start(journal, info, displays=displays, still_frames=cfg.still_frames,
+                             overwrite=afresh)
 
 
 def _console() -> queue.Queue[str]:

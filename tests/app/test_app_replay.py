@@ -120,6 +120,19 @@ def _replay_cmd(journal: Path, *extra: str) -> list[str]:
             "--journal", str(journal), "--quiet", "--markers", "record:", *extra]
 
 
+@pytest.mark.parametrize("left", [b"", b'{"kind": "match", "whi'])
+def test_resume_a_journal_killed_before_its_first_line(tmp_path: Path, left: bytes) -> None:
+    # Nothing was recorded: --resume plays the match afresh into that file.
+    reference = tmp_path / "whole.jsonl"
+    subprocess.run(_replay_cmd(reference), check=True, capture_output=True)
+    journal = tmp_path / "killed.jsonl"
+    journal.write_bytes(left)
+    done = subprocess.run(_replay_cmd(journal, "--resume"), check=True, capture_output=True,
+                          text=True)
+    assert "holds no event" in done.stderr
+    assert journal.read_bytes() == reference.read_bytes()
+
+
 @pytest.mark.slow
 def test_kill_9_at_20_random_moments_then_resume(tmp_path: Path) -> None:
     # Played at recorded pace, 25 times faster than life, so that a kill lands in the middle of

@@ -73,3 +73,31 @@ def test_watch_a_recording_as_if_live(tmp_path: Path, capsys: pytest.CaptureFixt
     events = read_journal(journal).events
     verdict = compare(game.truth[:5], events)
     assert verdict.exact, verdict.text()
+
+
+def test_resume_a_journal_killed_before_its_first_line(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kill before the journal's first line was whole leaves nothing recorded: --resume
+    starts the match in that file instead of refusing it."""
+    from tablier.journal import read_journal
+    from tablier.replay import GameError, find_game, load_game
+
+    try:
+        game = load_game(find_game(None))
+    except GameError:
+        pytest.skip("the bundled demo game is not in this checkout")
+    frames = tmp_path / "camera"
+    frames.mkdir()
+    for k, f in enumerate(game.files[:12]):
+        (frames / f"{k:04d}{f.suffix}").symlink_to((game.frames / f).resolve())
+    (frames / "frames.json").write_text(json.dumps({"fps": 50}))
+    monkeypatch.chdir(tmp_path)
+    journal = tmp_path / "live.jsonl"
+    journal.write_bytes(b'{"kind": "mat')
+    assert main(["watch", "--camera", f"file:{frames}", "--calibration",
+                 str(game.calibration), "--journal", str(journal), "--markers", "record:",
+                 "--resume"]) == 0
+    assert "holds no event" in capsys.readouterr().err
+    events = read_journal(journal).events
+    assert events[0]["kind"] == "match" and len(events) > 1
