@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,11 +52,9 @@ def test_config_files(tmp_path: Path) -> None:
     assert Config.from_mapping({}) == Config()
 
 
-def test_watch_a_recording_as_if_live(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """The live loop end to end, the bundled demo's frames standing in for the camera."""
-    from tablier.journal import read_journal
-    from tablier.replay import GameError, compare, find_game, load_game
+def _demo_camera(tmp_path: Path, count: int) -> tuple[Any, Path]:
+    """The bundled demo game and a folder of its first ``count`` frames, as a camera."""
+    from tablier.replay import GameError, find_game, load_game
 
     try:
         game = load_game(find_game(None))
@@ -63,9 +62,19 @@ def test_watch_a_recording_as_if_live(tmp_path: Path, capsys: pytest.CaptureFixt
         pytest.skip("the bundled demo game is not in this checkout")
     frames = tmp_path / "camera"
     frames.mkdir()
-    for k, f in enumerate(game.files[:30]):  # the first five throws
+    for k, f in enumerate(game.files[:count]):
         (frames / f"{k:04d}{f.suffix}").symlink_to((game.frames / f).resolve())
     (frames / "frames.json").write_text(json.dumps({"fps": 50}))
+    return game, frames
+
+
+def test_watch_a_recording_as_if_live(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The live loop end to end, the bundled demo's frames standing in for the camera."""
+    from tablier.journal import read_journal
+    from tablier.replay import compare
+
+    game, frames = _demo_camera(tmp_path, 30)  # the first five throws
     monkeypatch.chdir(tmp_path)
     journal = tmp_path / "live.jsonl"
     assert main(["watch", "--camera", f"file:{frames}", "--calibration",
@@ -81,17 +90,8 @@ def test_resume_a_journal_killed_before_its_first_line(tmp_path: Path,
     """A kill before the journal's first line was whole leaves nothing recorded: --resume
     starts the match in that file instead of refusing it."""
     from tablier.journal import read_journal
-    from tablier.replay import GameError, find_game, load_game
 
-    try:
-        game = load_game(find_game(None))
-    except GameError:
-        pytest.skip("the bundled demo game is not in this checkout")
-    frames = tmp_path / "camera"
-    frames.mkdir()
-    for k, f in enumerate(game.files[:12]):
-        (frames / f"{k:04d}{f.suffix}").symlink_to((game.frames / f).resolve())
-    (frames / "frames.json").write_text(json.dumps({"fps": 50}))
+    game, frames = _demo_camera(tmp_path, 12)
     monkeypatch.chdir(tmp_path)
     journal = tmp_path / "live.jsonl"
     journal.write_bytes(b'{"kind": "mat')
