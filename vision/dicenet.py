@@ -14,11 +14,12 @@ convolutional network, in plain numpy (no runtime dependency beyond numpy and Op
 * classes (:data:`CLASSES`): the top face 1..6, ``"cocked"``, ``"not_a_die"`` and
   ``"out_of_view"`` (the top face runs past the border: outside the picture the crop is
   black);
-* network: three 3x3 convolutions (8, 16, 32 channels, each ReLU and 2x2 max pooling), a
-  hidden layer of 64 units fed with the pooled features plus two inputs (whether the crop
+* network: three 3x3 convolutions (each ReLU and 2x2 max pooling), a hidden layer fed with the pooled features plus two inputs (whether the crop
   was rectified, and how far the ray to the die leans from the board's normal: a flat die
   far from the rectified centre shows its side faces as much as a cocked one does), and 9
   outputs (softmax). A rectified crop is turned so that the die leans toward its bottom.
+  How wide the layers are is read from the weights file (:func:`shapes`; the board net has
+  8, 16, 32 channels and 64 hidden units, :data:`WIDTHS`).
 
 The weights live in ``dicenet.npz`` beside this module (written by
 ``python -m tablier.vision.train_dicenet``); they are loaded once, when first needed.
@@ -57,13 +58,36 @@ WINDOW = 1.7
 WEIGHTS = Path(__file__).with_name("dicenet.npz")
 """The committed weights."""
 
-_SHAPES: dict[str, tuple[int, ...]] = {
-    "conv1_w": (8, 1, 3, 3), "conv1_b": (8,),
-    "conv2_w": (16, 8, 3, 3), "conv2_b": (16,),
-    "conv3_w": (32, 16, 3, 3), "conv3_b": (32,),
-    "fc1_w": (64, 32 * (SIDE // 8) ** 2 + 2), "fc1_b": (64,),
-    "fc2_w": (len(CLASSES), 64), "fc2_b": (len(CLASSES),),
-}
+WIDTHS = (8, 16, 32, 64)
+"""Channels of the three convolutions and units of the hidden layer of the committed nets;
+a weights file may hold wider ones (its arrays say how wide, :func:`shapes` checks them)."""
+
+
+def shapes(widths: Sequence[int] = WIDTHS) -> dict[str, tuple[int, ...]]:
+    """The shape of every array of a net of the given widths.
+
+    Args:
+        widths: channels of conv1, conv2, conv3 and units of the hidden layer.
+
+    Returns:
+        The shapes by array name.
+
+    Raises:
+        ValueError: if there are not four positive widths.
+
+    >>> shapes((8, 16, 32, 64))["fc1_w"]
+    (64, 802)
+    """
+    if len(widths) != 4 or min(widths) < 1:
+        raise ValueError(f"a net has four positive widths, got {tuple(widths)!r}")
+    c1, c2, c3, hidden = (int(w) for w in widths)
+    return {
+        "conv1_w": (c1, 1, 3, 3), "conv1_b": (c1,),
+        "conv2_w": (c2, c1, 3, 3), "conv2_b": (c2,),
+        "conv3_w": (c3, c2, 3, 3), "conv3_b": (c3,),
+        "fc1_w": (hidden, c3 * (SIDE // 8) ** 2 + 2), "fc1_b": (hidden,),
+        "fc2_w": (len(CLASSES), hidden), "fc2_b": (len(CLASSES),),
+    }
 
 
 def _rectifier(image_size: tuple[int, int], board_normal: Sequence[float],
@@ -279,7 +303,15 @@ def load_weights(path: Path = WEIGHTS) -> dict[str, NDArray[np.float32]]:
             arrays = {k: np.asarray(data[k], dtype=np.float32) for k in data.files}
     except (OSError, ValueError, EOFError) as exc:
         raise ValueError(f"dice net weights {path.name!r} cannot be read: {exc}") from exc
-    for key, shape in _SHAPES.items():
+    try:
+        widths = tuple(arrays[k].shape[0] for k in ("conv1_w", "conv2_w", "conv3_w", "fc1_w"))
+    except KeyError as exc:
+        raise ValueError(f"dice net weights {path.name!r} lack the array {exc.args[0]!r}"
+                         ) from None
+    except IndexError:
+        raise ValueError(f"dice net weights {path.name!r}: a layer's array is a scalar"
+                         ) from None
+    for key, shape in shapes(widths).items():
         if key not in arrays:
             raise ValueError(f"dice net weights {path.name!r} lack the array {key!r}")
         if arrays[key].shape != shape:

@@ -275,17 +275,18 @@ def make_crops(folder: Path, seeds: tuple[int, int], *, validation: bool,
     return crops.arrays()
 
 
-def _model(torch: Any) -> Any:
+def _model(torch: Any, widths: Sequence[int]) -> Any:
     nn = torch.nn
+    c1, c2, c3, hidden = widths
 
     class Net(nn.Module):  # type: ignore[misc,name-defined]
         def __init__(self) -> None:
             super().__init__()
-            self.conv1 = nn.Conv2d(1, 8, 3, padding=1)
-            self.conv2 = nn.Conv2d(8, 16, 3, padding=1)
-            self.conv3 = nn.Conv2d(16, 32, 3, padding=1)
-            self.fc1 = nn.Linear(32 * (dicenet.SIDE // 8) ** 2 + 2, 64)
-            self.fc2 = nn.Linear(64, len(dicenet.CLASSES))
+            self.conv1 = nn.Conv2d(1, c1, 3, padding=1)
+            self.conv2 = nn.Conv2d(c1, c2, 3, padding=1)
+            self.conv3 = nn.Conv2d(c2, c3, 3, padding=1)
+            self.fc1 = nn.Linear(c3 * (dicenet.SIDE // 8) ** 2 + 2, hidden)
+            self.fc2 = nn.Linear(hidden, len(dicenet.CLASSES))
             self.drop = nn.Dropout(0.2)
 
         def forward(self, x: Any, extra: Any) -> Any:
@@ -305,7 +306,9 @@ def _export(model: Any) -> dict[str, NDArray[np.float32]]:
 
 
 def train(train_set: dict[str, NDArray[Any]], val_set: dict[str, NDArray[Any]], *,
-          epochs: int, seed: int) -> dict[str, NDArray[np.float32]]:
+          epochs: int, seed: int,
+          widths: Sequence[int] = dicenet.WIDTHS,
+          threads: int = 1) -> dict[str, NDArray[np.float32]]:
     """Train the net; keep the epoch with the lowest validation loss.
 
     Args:
@@ -313,6 +316,8 @@ def train(train_set: dict[str, NDArray[Any]], val_set: dict[str, NDArray[Any]], 
         val_set: crops to validate on.
         epochs: passes over the training crops.
         seed: torch's seed.
+        widths: channels of the three convolutions and units of the hidden layer.
+        threads: torch's threads.
 
     Returns:
         The weights, as :func:`dicenet.load_weights` returns them.
@@ -321,9 +326,10 @@ def train(train_set: dict[str, NDArray[Any]], val_set: dict[str, NDArray[Any]], 
         ImportError: if torch is not installed (``pip install -e '.[train]'``).
     """
     torch: Any = importlib.import_module("torch")
-    torch.set_num_threads(1)
+    torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    model = _model(torch)
+    dicenet.shapes(widths)  # refuses bad widths before any work
+    model = _model(torch, widths)
     x = torch.from_numpy(train_set["x"].astype(np.float32))[:, None]
     y = torch.from_numpy(train_set["y"])
     extra = torch.from_numpy(train_set["extra"])
@@ -428,6 +434,16 @@ def validate(folder: Path, weights: Path) -> None:
                                       for label, (c, n) in scores.items()), flush=True)
 
 
+def _widths(text: str) -> tuple[int, ...]:
+    try:
+        widths = tuple(int(v) for v in text.split(","))
+        dicenet.shapes(widths)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected four positive whole numbers separated by commas, got {text!r}") from None
+    return widths
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Make the crops (cached in the folder), train, write the weights.
 
@@ -447,6 +463,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=14)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weights", type=Path, default=dicenet.WEIGHTS)
+    parser.add_argument("--widths", type=_widths, default=dicenet.WIDTHS,
+                        help="channels of the three convolutions and hidden units, "
+                             "e.g. 16,32,64,128 (default 8,16,32,64)")
+    parser.add_argument("--threads", type=int, default=1, help="torch's threads (default 1)")
     parser.add_argument("--validate-only", action="store_true",
                         help="only print the validation figures of --weights")
     args = parser.parse_args(argv)
@@ -467,7 +487,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{name}: {len(sets[name]['y'])} crops "
                   f"{np.bincount(sets[name]['y'], minlength=len(dicenet.CLASSES)).tolist()} "
                   f"in {time.perf_counter() - start:.0f} s", flush=True)
-    weights = train(sets["train"], sets["val"], epochs=args.epochs, seed=args.seed)
+    weights = train(sets["train"], sets["val"], epochs=args.epochs, seed=args.seed,
+                    widths=args.widths, threads=max(1, args.threads))
     np.savez_compressed(args.weights, allow_pickle=False, **weights)
     print(f"wrote {args.weights}")
     validate(args.out, args.weights)

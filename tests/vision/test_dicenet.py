@@ -115,6 +115,27 @@ def test_forward_matches_loop_reference() -> None:
         dicenet.forward(crops, extra[:2], weights=weights)
 
 
+def test_a_wider_net_loads_from_its_file_and_runs(tmp_path: Path) -> None:
+    rng = np.random.default_rng(4)
+    wide = {k: rng.normal(0, 0.2, v).astype(np.float32)
+            for k, v in dicenet.shapes((12, 24, 40, 96)).items()}
+    np.savez(tmp_path / "wide.npz", **wide)
+    loaded = dicenet.load_weights(tmp_path / "wide.npz")
+    assert loaded["fc1_w"].shape == (96, 40 * (dicenet.SIDE // 8) ** 2 + 2)
+    crops = rng.normal(0, 1, (2, dicenet.SIDE, dicenet.SIDE)).astype(np.float32)
+    extra = np.array([[0.0, 0.0], [1.0, 0.3]], np.float32)
+    assert dicenet.forward(crops, extra, weights=loaded) == pytest.approx(
+        _slow_forward(crops, extra, loaded), abs=1e-4)
+    # A layer that does not fit the one before it is refused by name.
+    wide["conv2_w"] = np.zeros((24, 8, 3, 3), np.float32)
+    np.savez(tmp_path / "misfit.npz", **wide)
+    with pytest.raises(ValueError, match=r"conv2_w has shape \(24, 8, 3, 3\), expected "
+                                         r"\(24, 12, 3, 3\)"):
+        dicenet.load_weights(tmp_path / "misfit.npz")
+    with pytest.raises(ValueError, match="four positive widths"):
+        dicenet.shapes((8, 16, 0, 64))
+
+
 def test_crop_is_normalised_and_rectified_crop_squares_the_top_face() -> None:
     canvas = _wood(7, 480, 360)
     render_die(canvas, value=4, center=(240.0, 180.0), size=60.0, shadow=0.0)
@@ -240,3 +261,14 @@ def test_lean_is_the_tangent_of_the_ray_to_the_board_normal() -> None:
     assert dicenet.lean((0.0, 0.0), (640, 480), None) == 0.0
     with pytest.raises(ValueError, match="non-zero"):
         dicenet.lean((0.0, 0.0), (640, 480), (0.0, 0.0, 0.0))
+
+
+def test_training_refuses_bad_widths_before_any_work(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from tablier.vision import train_dicenet
+
+    with pytest.raises(SystemExit):
+        train_dicenet.main([str(tmp_path / "work"), "--widths", "8,16,x"])
+    assert "four positive whole numbers separated by commas, got '8,16,x'" in (
+        capsys.readouterr().err)
+    assert not (tmp_path / "work").exists()
