@@ -35,6 +35,11 @@ validation loss kept; about 8 minutes on one core) on these tuning sets, each 8 
 
     pip install -e '.[train]'
     python -m tablier.vision.train_boardnet out/boardnet out/px/t5065 out/px/p5066 ...
+
+The crops of each set are cached in the work folder (``crops_<set folder>.npz``): a set added
+later is read alone, and a set's crops do not depend on which sets are read with it.
+``--widths`` trains a wider net (:func:`dicenet.shapes`), ``--threads`` gives torch more
+threads.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ import argparse
 import json
 import math
 import time
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -162,10 +168,16 @@ def _view_crops(crops: _Crops, view: NDArray[np.uint8], ray: Sequence[float],
 
 def gather(sets: Sequence[Path], val_session: str, seed: int
            ) -> tuple[dict[str, NDArray[Any]], dict[str, NDArray[Any]]]:
-    """Read every frame of the sets and return the training and validation crops."""
-    rng = np.random.default_rng(seed)
-    parts = {"train": _Crops(rng), "val": _Crops(rng)}
+    """Read every frame of the sets and return the training and validation crops.
+
+    Each set's jitter is drawn from its own generator (``seed`` and the set folder's name), so
+    that a set's crops are the same whichever sets are gathered with it.
+    """
+    parts = {"train": _Crops(np.random.default_rng(seed)),
+             "val": _Crops(np.random.default_rng(seed))}
     for root in sets:
+        rng = np.random.default_rng([seed, zlib.crc32(root.name.encode())])
+        parts["train"].rng = parts["val"].rng = rng
         start = time.perf_counter()
         count = 0
         for session in sessions(root):
@@ -198,22 +210,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=14)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weights", type=Path, default=BOARD_NET)
+    parser.add_argument("--widths", type=train_dicenet.widths_arg, default=dicenet.WIDTHS,
+                        help="channels of the three convolutions and hidden units "
+                             "(default 8,16,32,64)")
+    parser.add_argument("--threads", type=int, default=1, help="torch's threads (default 1)")
     args = parser.parse_args(argv)
+    names = [root.name for root in args.sets]
+    if len(set(names)) != len(names):
+        parser.error("two sets share a folder name (each set's crops are cached by it)")
     args.out.mkdir(parents=True, exist_ok=True)
-    cache = args.out / "crops.npz"
-    if cache.exists():
-        with np.load(cache) as data:
-            train_set = {k[6:]: data[k] for k in data.files if k.startswith("train_")}
-            val_set = {k[4:]: data[k] for k in data.files if k.startswith("val_")}
-        print(f"crops from {cache}")
-    else:
-        train_set, val_set = gather(args.sets, args.val_session, args.seed)
-        arrays = {f"train_{k}": v for k, v in train_set.items()}
-        arrays.update({f"val_{k}": v for k, v in val_set.items()})
-        np.savez_compressed(cache, allow_pickle=False, **arrays)
+    train_parts: list[dict[str, NDArray[Any]]] = []
+    val_parts: list[dict[str, NDArray[Any]]] = []
+    for root in args.sets:
+        # NOTE: crops are cached per set: adding a set does not read the others again.
+        cache = args.out / f"crops_{root.name}.npz"
+        if cache.exists():
+            with np.load(cache) as data:
+                one = ({k[6:]: data[k] for k in data.files if k.startswith("train_")},
+                       {k[4:]: data[k] for k in data.files if k.startswith("val_")})
+            print(f"crops of {root.name} from {cache}", flush=True)
+        else:
+            one = gather([root], args.val_session, args.seed)
+            arrays = {f"train_{k}": v for k, v in one[0].items()}
+            arrays.update({f"val_{k}": v for k, v in one[1].items()})
+            np.savez_compressed(cache, allow_pickle=False, **arrays)
+        train_parts.append(one[0])
+        val_parts.append(one[1])
+    train_set = {k: np.concatenate([p[k] for p in train_parts]) for k in train_parts[0]}
+    val_set = {k: np.concatenate([p[k] for p in val_parts]) for k in val_parts[0]}
     print("train", np.bincount(train_set["y"], minlength=len(dicenet.CLASSES)).tolist(),
           "validation", np.bincount(val_set["y"], minlength=len(dicenet.CLASSES)).tolist())
-    weights = train_dicenet.train(train_set, val_set, epochs=args.epochs, seed=args.seed)
+    weights = train_dicenet.train(train_set, val_set, epochs=args.epochs, seed=args.seed,
+                                  widths=args.widths, threads=max(1, args.threads))
     np.savez_compressed(args.weights, allow_pickle=False, **weights)
     print(f"wrote {args.weights}")
     return 0

@@ -434,7 +434,8 @@ def validate(folder: Path, weights: Path) -> None:
                                       for label, (c, n) in scores.items()), flush=True)
 
 
-def _widths(text: str) -> tuple[int, ...]:
+def widths_arg(text: str) -> tuple[int, ...]:
+    """Parse ``--widths`` (four whole numbers separated by commas) for argparse."""
     try:
         widths = tuple(int(v) for v in text.split(","))
         dicenet.shapes(widths)
@@ -463,7 +464,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=14)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weights", type=Path, default=dicenet.WEIGHTS)
-    parser.add_argument("--widths", type=_widths, default=dicenet.WIDTHS,
+    parser.add_argument("--widths", type=widths_arg, default=dicenet.WIDTHS,
                         help="channels of the three convolutions and hidden units, "
                              "e.g. 16,32,64,128 (default 8,16,32,64)")
     parser.add_argument("--threads", type=int, default=1, help="torch's threads (default 1)")
