@@ -302,10 +302,51 @@ class _StraightViewReader:
         cfg = self._cfg if ray is None else dataclasses.replace(self._cfg, view_ray=ray)
         return tuple(self._module.read_dice(cfg, image).dice)
 
+    def look(self, image: Image, ray: tuple[float, float, float], size: float,
+             threshold: float) -> Any | None:
+        """Ask the net about the middle of a view where the rules found no die.
+
+        The crop is tried at the view's centre and at eight places a quarter of a die off
+        it (a candidate place is the middle of the pips seen, not of the die). A die is
+        reported where the net's best class there is a value at least ``threshold`` sure;
+        None when it is not sure anywhere or the reader has no net.
+        """
+        cfg = self._cfg
+        if not cfg.net or not cfg.net_weights:
+            return None
+        dicenet = importlib.import_module("tablier.vision.dicenet")
+        grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
+        h, w = grey.shape[:2]
+        step = 0.25 * size
+        places = [(w / 2 + i * step, h / 2 + j * step) for j in (0, -1, 1) for i in (0, -1, 1)]
+        probs = dicenet.classify(np.asarray(grey, np.uint8), [(c, size) for c in places],
+                                 weights_path=Path(cfg.net_weights), ray=ray)
+        # NOTE: values only: a crop off a flat die's middle looks like a cocked die's (whose
+        # reported middle is that of the faces seen), and the net calls it cocked.
+        values = probs[:, :dicenet.COCKED]
+        k, cls = np.unravel_index(int(np.argmax(values)), values.shape)
+        sure = float(values[k, cls])
+        if sure < threshold:
+            return None
+        return self._module.Die(value=int(cls) + 1, center=places[int(k)], size=size,
+                                confidence=round(sure, 3))
+
 
 BOARD_NET = Path(__file__).with_name("boardnet.npz")
 """The dice net's weights taught on straightened views of rendered tuning boards
 (``python -m tablier.vision.train_boardnet``, see docs/vision.md)."""
+
+EMPTY_VIEW_THRESHOLD = 0.97
+"""Least probability of the board net's value for a die to be reported in a view where the
+rules found none (:meth:`_StraightViewReader.look`), while fewer dice than the game's are
+read; only by the coarse reader (dice under ``FINE_DIE_PX`` camera pixels); inf asks no such
+question. Chosen on tuning boards the net did not learn from (docs/vision.md, thirteenth
+round), first letting the net also report a cocked die: at 1024x768 dice per die on seed 5069
+was 94.24 % without, 94.93 % at 0.9, 95.32 % at 0.97, 95.58 % at 0.99; on seed 5070 96.94 %,
+98.06 %, 97.92 %, 97.50 %. Off a flat die's middle the net calls it cocked, so only values
+are taken: 94.79 % and 98.19 % at 0.97 (fewer cocked dice judged bad on 5069, 86 of 113
+against 90). At 1640x1232 the rules seldom miss a die: asked there, it changed nothing on
+seeds 5051 and 5060 and cost a die on 5062."""
 
 BOARD_NET_THRESHOLD = 0.5
 """Least probability of the board net's class for it to overrule the rules: the net decides
@@ -570,7 +611,8 @@ class Recognizer:
         # the frame is 1024 or 1640 px wide (chosen on the tuning boards: 4 and 6 px/mm read
         # fewer dice at 1024 px than 5).
         s = self._dice_scale
-        reader = self._dice_fine if native * g.die_size >= FINE_DIE_PX else self._dice
+        coarse = native * g.die_size < FINE_DIE_PX
+        reader = self._dice if coarse else self._dice_fine
         assert reader is not None
         size = int(2 * self._dice_half * s)
         half = size / s / 2
@@ -582,6 +624,7 @@ class Recognizer:
         eye = self._camera_place(quad) if ray_reader is not None else None
         found: list[tuple[tuple[float, float], Any]] = []
         seen: list[tuple[float, float]] = []
+        empty: list[tuple[tuple[float, float], Image, tuple[float, float, float]]] = []
         todo = list(cands)
         # NOTE: one call of the dice reader per view: the reader's cost grows with the
         # picture, and a mosaic's pip statistics mix dice with dames and markers.
@@ -620,6 +663,8 @@ class Recognizer:
                 sightings = ray_reader(view, ray)
             else:
                 sightings = reader(view)
+            if not sightings and ray_reader is not None and eye is not None:
+                empty.append(((cx, cy), view, ray))
             for d in sightings:
                 if not self._die_mm[0] <= float(d.size) / s <= self._die_mm[1]:
                     continue
@@ -636,6 +681,19 @@ class Recognizer:
                         todo.insert(0, c_mm)
                     continue
                 found.append((c_mm, d))
+        if EMPTY_VIEW_THRESHOLD <= 1.0 and ray_reader is not None and coarse:
+            read_count = sum(d.value is not None for _, d in found)
+            for (cx, cy), view, ray in empty:
+                if self._dice_count and read_count >= self._dice_count:
+                    break
+                if any(math.dist((cx, cy), c) < DICE_APART for c, _ in found):
+                    continue
+                d = ray_reader.look(view, ray, g.die_size * s, EMPTY_VIEW_THRESHOLD)
+                if d is None:
+                    continue
+                c_mm = (float(d.center[0]) / s + cx - half, float(d.center[1]) / s + cy - half)
+                found.append((c_mm, d))
+                read_count += d.value is not None
         out: list[DieSighting] = []
         # Readings first, then dice seen but unread; the nearest to its view's centre wins.
         found.sort(key=lambda fd: fd[1].value is None)
