@@ -36,8 +36,9 @@ validation loss kept; about 8 minutes on one core) on these tuning sets, each 8 
     pip install -e '.[train]'
     python -m tablier.vision.train_boardnet out/boardnet out/px/t5065 out/px/p5066 ...
 
-The committed weights' crops were drawn before that cache (one generator over the sets in
-the order listed above, as at commit 48f79e6): rerun there to rebuild them exactly.
+The committed weights' crops were drawn before that cache, by one generator over the sets in
+the order 5065, 5066, 5067, 5068, 5071, 5063, 5064, 5056, 5041, 5061, 5073: run commit
+48f79e6's script so to rebuild them exactly.
 
 The crops of each set are cached in the work folder (``crops_<set folder>.npz``): a set added
 later is read alone, and a set's crops do not depend on which sets are read with it.
