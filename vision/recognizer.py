@@ -624,6 +624,8 @@ class Recognizer:
         eye = self._camera_place(quad) if ray_reader is not None else None
         found: list[tuple[tuple[float, float], Any]] = []
         seen: list[tuple[float, float]] = []
+        # views where the rules found nothing, to ask the net about (coarse reader only)
+        ask_empty = coarse and EMPTY_VIEW_THRESHOLD <= 1.0
         empty: list[tuple[tuple[float, float], Image, tuple[float, float, float]]] = []
         todo = list(cands)
         # NOTE: one call of the dice reader per view: the reader's cost grows with the
@@ -663,7 +665,7 @@ class Recognizer:
                 sightings = ray_reader(view, ray)
             else:
                 sightings = reader(view)
-            if not sightings and ray_reader is not None and eye is not None:
+            if ask_empty and not sightings and ray_reader is not None and eye is not None:
                 empty.append(((cx, cy), view, ray))
             for d in sightings:
                 if not self._die_mm[0] <= float(d.size) / s <= self._die_mm[1]:
@@ -681,7 +683,7 @@ class Recognizer:
                         todo.insert(0, c_mm)
                     continue
                 found.append((c_mm, d))
-        if EMPTY_VIEW_THRESHOLD <= 1.0 and ray_reader is not None and coarse:
+        if empty and ray_reader is not None:
             read_count = sum(d.value is not None for _, d in found)
             for (cx, cy), view, ray in empty:
                 if self._dice_count and read_count >= self._dice_count:
