@@ -14,12 +14,13 @@ convolutional network, in plain numpy (no runtime dependency beyond numpy and Op
 * classes (:data:`CLASSES`): the top face 1..6, ``"cocked"``, ``"not_a_die"`` and
   ``"out_of_view"`` (the top face runs past the border: outside the picture the crop is
   black);
-* network: three 3x3 convolutions (each ReLU and 2x2 max pooling), a hidden layer fed with the pooled features plus two inputs (whether the crop
-  was rectified, and how far the ray to the die leans from the board's normal: a flat die
-  far from the rectified centre shows its side faces as much as a cocked one does), and 9
-  outputs (softmax). A rectified crop is turned so that the die leans toward its bottom.
-  How wide the layers are is read from the weights file (:func:`shapes`; the board net has
-  8, 16, 32 channels and 64 hidden units, :data:`WIDTHS`).
+* network: three 3x3 convolutions (each ReLU and 2x2 max pooling), a hidden layer fed with
+  the pooled features plus two inputs (whether the crop was rectified, and how far the ray to
+  the die leans from the board's normal: a flat die far from the rectified centre shows its
+  side faces as much as a cocked one does), and 9 outputs (softmax). A rectified crop is
+  turned so that the die leans toward its bottom. How wide the layers are is read from the
+  weights file (:func:`shapes`); both committed nets have 8, 16, 32 channels and 64 hidden
+  units (:data:`WIDTHS`).
 
 The weights live in ``dicenet.npz`` beside this module (written by
 ``python -m tablier.vision.train_dicenet``); they are loaded once, when first needed.
