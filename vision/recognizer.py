@@ -314,7 +314,7 @@ class _StraightViewReader:
         cfg = self._cfg
         if not cfg.net or not cfg.net_weights:
             return None
-        dicenet = importlib.import_module("tablier.vision.dicenet")
+        dicenet = self._module.dicenet
         grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
         h, w = grey.shape[:2]
         step = 0.25 * size

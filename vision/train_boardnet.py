@@ -40,8 +40,9 @@ The committed weights' crops were drawn before that cache, by one generator over
 the order 5065, 5066, 5067, 5068, 5071, 5063, 5064, 5056, 5041, 5061, 5073: run commit
 48f79e6's script so to rebuild them exactly.
 
-The crops of each set are cached in the work folder (``crops_<set folder>.npz``): a set added
-later is read alone, and a set's crops do not depend on which sets are read with it.
+The crops of each set are cached in the work folder (``crops_<set folder>_s<seed>_<validation
+session>.npz``): a set added later is read alone, and a set's crops do not depend on which sets
+are read with it. Another ``--seed`` or ``--val-session`` draws the crops again.
 ``--widths`` trains a wider net (:func:`dicenet.shapes`), ``--threads`` gives torch more
 threads.
 """
@@ -205,6 +206,12 @@ def gather(sets: Sequence[Path], val_session: str, seed: int
     return parts["train"].arrays(), parts["val"].arrays()
 
 
+def cache_name(root: Path, seed: int, val_session: str) -> str:
+    """The file a set's crops are cached in: they depend on the seed and the validation
+    session as well as the set."""
+    return f"crops_{root.name}_s{seed}_{val_session}.npz"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tablier.vision.train_boardnet",
                                      description=__doc__.split("\n\n")[0])
@@ -227,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     val_parts: list[dict[str, NDArray[Any]]] = []
     for root in args.sets:
         # NOTE: crops are cached per set: adding a set does not read the others again.
-        cache = args.out / f"crops_{root.name}.npz"
+        cache = args.out / cache_name(root, args.seed, args.val_session)
         if cache.exists():
             with np.load(cache) as data:
                 one = ({k[6:]: data[k] for k in data.files if k.startswith("train_")},

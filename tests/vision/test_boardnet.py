@@ -118,6 +118,14 @@ def test_a_sets_crops_do_not_depend_on_the_sets_read_with_it() -> None:
     assert not np.array_equal(other["x"], alone["x"])  # the jitter follows the seed
 
 
+def test_a_sets_cached_crops_are_named_by_seed_and_validation_session() -> None:
+    from tablier.vision import train_boardnet
+
+    names = {train_boardnet.cache_name(TUNE, seed, val)
+             for seed in (1, 2) for val in ("s00", "s07")}
+    assert len(names) == 4 and all(TUNE.name in n for n in names)
+
+
 def test_a_die_the_rules_miss_is_asked_of_the_net(monkeypatch: pytest.MonkeyPatch) -> None:
     # Rules that find no die anywhere: at 1024x768 (the coarse reader) the board net is
     # asked about the middle of each view and reads the tuning frames' dice by itself.
