@@ -171,6 +171,9 @@ class DiceConfig:
     net_threshold: float = 0.8
     """Least probability of the net's class for it to overrule the rules (chosen on the net's
     validation frames and photos, never on a measuring set)."""
+    net_uncock_threshold: float | None = None
+    """Least probability of the net's value for it to undo the rules' call of a cocked die;
+    None: ``net_threshold``."""
     net_cocked_uncalibrated: bool = False
     """Without a board normal, may the net call a die cocked (its crop cannot show the
     board's tilt)?"""
@@ -1359,6 +1362,10 @@ def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -
             if cfg.board_normal is not None or cfg.net_cocked_uncalibrated:
                 out[k] = dataclasses.replace(die, value=None, reason="cocked",
                                              confidence=round(sure, 3))
+        elif die.reason == "cocked" and sure < (cfg.net_threshold
+                                                  if cfg.net_uncock_threshold is None
+                                                  else cfg.net_uncock_threshold):
+            continue
         elif die.value != best + 1:
             out[k] = dataclasses.replace(die, value=best + 1, reason=None,
                                          confidence=round(sure, 3))

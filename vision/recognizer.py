@@ -355,9 +355,21 @@ from (seeds 5069 and 5070 at 1024x768, 5051, 5055, 5060 and 5062 at 1640x1232): 
 right of 4,400 at 0.5, 4,300 at 0.65, 4,293 at 0.8 and 4,297 at 0.9, the flat dice of the
 1640 px sets read alike at every threshold."""
 
+BOARD_NET_UNCOCK_FINE = 0.99
+"""Least probability of the board net's value for it to undo the rules' call of a cocked die,
+for dice of at least ``FINE_DIE_PX`` camera pixels (smaller dice: ``BOARD_NET_THRESHOLD``).
+There the rules call few flat dice cocked, and the net, sure of a value at even odds, undid
+true calls: on the 1640x1232 tuning boards the net did not learn from (seeds 5074, 5077, 5080
+and 5051 with cocked dice, 5055, 5060 and 5062 without), 5,043 dice right of 5,095 at 0.5 and
+5,064 at 0.99: 21 more cocked dice judged bad (387 of 408), no flat die lost. Never undone, also
+5,064, but 3 flat dice of the sets without cocked dice lost; at 0.998, 2 more cocked dice of
+seed 5074 (taken at 0.99: less extreme, should the net be less sure on other boards). At 1024x768 (seeds 5069, 5070 and
+5075) 0.99 gained nothing: 2,122 dice right of 2,213 at 0.5, 2,121 at 0.99, 2,110 never undone."""
+
 
 def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
-                         cocked_ray: float = math.inf, net: bool = False) -> DiceFn | None:
+                         cocked_ray: float = math.inf, net: bool = False,
+                         uncock: float = BOARD_NET_THRESHOLD) -> DiceFn | None:
     try:
         module = importlib.import_module("tablier.vision.dice")
     except ImportError:
@@ -376,7 +388,8 @@ def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
                             side_vote=math.inf, cocked_angle_board=cocked,
                             cocked_angle_small=cocked, cocked_angle_ray=cocked_ray, net=net,
                             net_weights=str(BOARD_NET) if net else None,
-                            net_threshold=BOARD_NET_THRESHOLD, large_pip=math.inf)
+                            net_threshold=BOARD_NET_THRESHOLD, net_uncock_threshold=uncock,
+                            large_pip=math.inf)
     return _StraightViewReader(module, cfg)
 
 
@@ -433,7 +446,9 @@ class Recognizer:
                 ``STRAIGHT_VIEW_COCKED_CONTACT`` for the angle tuned and why it is off.
             dice_net: ask the board net (``BOARD_NET``, the dice net taught on these views)
                 about each die the rules find in a view, and let it decide where it is at
-                least ``BOARD_NET_THRESHOLD`` sure (another value, cocked, or no die); False
+                least ``BOARD_NET_THRESHOLD`` sure (another value, cocked, or no die; a value
+                where the rules see a cocked die of at least ``FINE_DIE_PX`` pixels only at
+                ``BOARD_NET_UNCOCK_FINE``); False
                 reads with the rules alone. Not used with ``dice_reader``.
 
         Raises:
@@ -445,7 +460,8 @@ class Recognizer:
                       else _default_dice_reader(net=dice_net))
         self._dice_fine = (dice_reader if dice_reader is not None
                            else _default_dice_reader(STRAIGHT_VIEW_COCKED_FINE,
-                                                     STRAIGHT_VIEW_COCKED_RAY, dice_net))
+                                                     STRAIGHT_VIEW_COCKED_RAY, dice_net,
+                                                     BOARD_NET_UNCOCK_FINE))
         self._focal = camera_focal
         self._cocked_contact = cocked_contact
         self._dice_scale = dice_scale

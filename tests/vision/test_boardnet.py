@@ -70,6 +70,38 @@ def test_second_opinion_is_given_the_ray(monkeypatch: pytest.MonkeyPatch) -> Non
     assert asked[-1]["ray"] == ray
 
 
+def test_the_net_undoes_a_cocked_call_only_as_sure_as_told(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablier.vision import dice as dice_mod
+
+    def sure_five(grey: np.ndarray, dice: list[Any], **kw: Any) -> np.ndarray:
+        probs = np.zeros((len(dice), len(dicenet.CLASSES)), np.float32)
+        probs[:, 4] = 0.95
+        probs[:, 7] = 0.05
+        return probs
+
+    monkeypatch.setattr(dicenet, "classify", sure_five)
+    grey = np.full((100, 100), 60, np.uint8)
+    cocked = dice_mod.Die(value=None, center=(30.0, 30.0), size=20.0, confidence=0.7,
+                          reason="cocked", tilt=31.0)
+    flat = dice_mod.Die(value=3, center=(70.0, 70.0), size=20.0, confidence=0.7)
+    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, net=True, net_threshold=0.5)
+    undone = dice_mod._second_opinion(cfg, grey, [cocked, flat])
+    assert [d.value for d in undone] == [5, 5]
+    strict = dataclasses.replace(cfg, net_uncock_threshold=0.99)
+    kept = dice_mod._second_opinion(strict, grey, [cocked, flat])
+    assert [(d.value, d.reason) for d in kept] == [(None, "cocked"), (5, None)]
+
+
+def test_the_fine_reader_asks_more_of_the_net_to_undo_a_cocked_call() -> None:
+    session = TUNE / "s00"
+    recognizer = rec_mod.Recognizer(Calibration.load(session / "calibration.json"))
+    fine = recognizer._dice_fine._cfg  # type: ignore[attr-defined]
+    coarse = recognizer._dice._cfg  # type: ignore[attr-defined]
+    assert fine.net_uncock_threshold == rec_mod.BOARD_NET_UNCOCK_FINE > fine.net_threshold
+    assert coarse.net_uncock_threshold == coarse.net_threshold == rec_mod.BOARD_NET_THRESHOLD
+
+
 def test_recogniser_with_board_net_reads_the_tuning_frames() -> None:
     # The committed tuning frames (1024x768, dice of 16-20 px, read by the coarse reader),
     # with the board net on by default.
