@@ -174,6 +174,10 @@ class DiceConfig:
     net_uncock_threshold: float | None = None
     """Least probability of the net's value for it to undo the rules' call of a cocked die;
     None: ``net_threshold``."""
+    net_cocked_threshold: float | None = None
+    """Least probability of the net's cocked class for it to call a die cocked even where
+    another class is likelier; None: only where cocked is the net's best class and at least
+    ``net_threshold`` sure."""
     net_cocked_uncalibrated: bool = False
     """Without a board normal, may the net call a die cocked (its crop cannot show the
     board's tilt)?"""
@@ -1344,11 +1348,15 @@ def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -
                              board_normal=cfg.board_normal, focal=cfg.focal,
                              weights_path=Path(cfg.net_weights) if cfg.net_weights
                              else dicenet.WEIGHTS, ray=cfg.view_ray)
+    may_cock = cfg.board_normal is not None or cfg.net_cocked_uncalibrated
     out: list[Die | None] = list(dice)
     for k, p in zip(todo, probs, strict=True):
         die, best = dice[k], int(np.argmax(p))
         sure = float(p[best])
-        if sure < cfg.net_threshold:
+        if (may_cock and cfg.net_cocked_threshold is not None
+                and float(p[dicenet.COCKED]) >= cfg.net_cocked_threshold):
+            best, sure = dicenet.COCKED, float(p[dicenet.COCKED])
+        elif sure < cfg.net_threshold:
             continue
         if best == dicenet.NOT_A_DIE:
             out[k] = None
@@ -1359,7 +1367,7 @@ def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -
             # with only a corner cut "out of view"; its answer there is no evidence.
             continue
         elif best == dicenet.COCKED:
-            if cfg.board_normal is not None or cfg.net_cocked_uncalibrated:
+            if may_cock:
                 out[k] = dataclasses.replace(die, value=None, reason="cocked",
                                              confidence=round(sure, 3))
         elif die.reason == "cocked" and sure < (cfg.net_threshold

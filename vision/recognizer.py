@@ -363,13 +363,28 @@ true calls: on the 1640x1232 tuning boards the net did not learn from (seeds 507
 and 5051 with cocked dice, 5055, 5060 and 5062 without), 5,043 dice right of 5,095 at 0.5 and
 5,064 at 0.99: 21 more cocked dice judged bad (387 of 408), no flat die lost. Never undone, also
 5,064, but 3 flat dice of the sets without cocked dice lost; at 0.998, 2 more cocked dice of
-seed 5074 (taken at 0.99: less extreme, should the net be less sure on other boards). At 1024x768 (seeds 5069, 5070 and
-5075) 0.99 gained nothing: 2,122 dice right of 2,213 at 0.5, 2,121 at 0.99, 2,110 never undone."""
+seed 5074 (taken at 0.99: less extreme, should the net be less sure on other boards). At
+1024x768 (seeds 5069, 5070 and 5075) 0.99 gained nothing: 2,122 dice right of 2,213 at 0.5,
+2,121 at 0.99, 2,110 never undone."""
+
+
+BOARD_NET_COCKED_FINE = 0.3
+"""Least probability of the board net's cocked class for it to call a die of at least
+``FINE_DIE_PX`` camera pixels cocked even where it finds a value likelier (elsewhere, and for
+smaller dice, only where cocked is its best class, at ``BOARD_NET_THRESHOLD`` as for any
+class). Chosen on the tuning boards the net did not learn from (a die wrongly seen counts as
+one more die read wrong): at 1640x1232 (seeds 5074, 5077, 5080 and 5051 with cocked dice, 5055
+and 5060 without) 4,351 dice right of 4,379 when only the best class counts, 4,355 at 0.3
+(389 cocked dice of 408 judged bad instead of 385, the same flat dice read), 4,353 at 0.4,
+4,352 at 0.2 (3 more flat dice called cocked). Not for smaller dice: at 1024x768 (seeds 5069
+and 5070, and ``fixtures/vision/tune``) 0.3 caught one more cocked die of 113 and called a
+flat four cocked; 0.2 caught 3 more and lost 3 flat dice."""
 
 
 def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
                          cocked_ray: float = math.inf, net: bool = False,
-                         uncock: float = BOARD_NET_THRESHOLD) -> DiceFn | None:
+                         uncock: float = BOARD_NET_THRESHOLD,
+                         net_cocked: float | None = None) -> DiceFn | None:
     try:
         module = importlib.import_module("tablier.vision.dice")
     except ImportError:
@@ -389,6 +404,7 @@ def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
                             cocked_angle_small=cocked, cocked_angle_ray=cocked_ray, net=net,
                             net_weights=str(BOARD_NET) if net else None,
                             net_threshold=BOARD_NET_THRESHOLD, net_uncock_threshold=uncock,
+                            net_cocked_threshold=net_cocked,
                             large_pip=math.inf)
     return _StraightViewReader(module, cfg)
 
@@ -461,7 +477,8 @@ class Recognizer:
         self._dice_fine = (dice_reader if dice_reader is not None
                            else _default_dice_reader(STRAIGHT_VIEW_COCKED_FINE,
                                                      STRAIGHT_VIEW_COCKED_RAY, dice_net,
-                                                     BOARD_NET_UNCOCK_FINE))
+                                                     BOARD_NET_UNCOCK_FINE,
+                                                     BOARD_NET_COCKED_FINE))
         self._focal = camera_focal
         self._cocked_contact = cocked_contact
         self._dice_scale = dice_scale

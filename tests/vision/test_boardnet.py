@@ -93,13 +93,42 @@ def test_the_net_undoes_a_cocked_call_only_as_sure_as_told(
     assert [(d.value, d.reason) for d in kept] == [(None, "cocked"), (5, None)]
 
 
-def test_the_fine_reader_asks_more_of_the_net_to_undo_a_cocked_call() -> None:
+def test_the_net_calls_a_die_cocked_from_its_cocked_threshold(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablier.vision import dice as dice_mod
+
+    def five_or_cocked(grey: np.ndarray, dice: list[Any], **kw: Any) -> np.ndarray:
+        probs = np.zeros((len(dice), len(dicenet.CLASSES)), np.float32)
+        probs[:, 4] = 0.7
+        probs[:, dicenet.COCKED] = 0.3
+        return probs
+
+    monkeypatch.setattr(dicenet, "classify", five_or_cocked)
+    grey = np.full((100, 100), 60, np.uint8)
+    flat = dice_mod.Die(value=3, center=(70.0, 70.0), size=20.0, confidence=0.7)
+    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, net=True, net_threshold=0.5)
+    assert [(d.value, d.reason) for d in dice_mod._second_opinion(cfg, grey, [flat])] == [
+        (5, None)]
+    for threshold, seen in ((0.3, (None, "cocked")), (0.31, (5, None))):
+        told = dataclasses.replace(cfg, net_cocked_threshold=threshold)
+        [die] = dice_mod._second_opinion(told, grey, [flat])
+        assert (die.value, die.reason) == seen, threshold
+    # Without the board's normal the net's crop cannot show a lean: no cocked call, and its
+    # value is taken as before.
+    blind = dataclasses.replace(cfg, board_normal=None, net_cocked_threshold=0.1)
+    [die] = dice_mod._second_opinion(blind, grey, [flat])
+    assert (die.value, die.reason) == (5, None)
+
+
+def test_the_readers_take_the_nets_thresholds_for_cocked_dice() -> None:
     session = TUNE / "s00"
     recognizer = rec_mod.Recognizer(Calibration.load(session / "calibration.json"))
     fine = recognizer._dice_fine._cfg  # type: ignore[attr-defined]
     coarse = recognizer._dice._cfg  # type: ignore[attr-defined]
     assert fine.net_uncock_threshold == rec_mod.BOARD_NET_UNCOCK_FINE > fine.net_threshold
     assert coarse.net_uncock_threshold == coarse.net_threshold == rec_mod.BOARD_NET_THRESHOLD
+    assert fine.net_cocked_threshold == rec_mod.BOARD_NET_COCKED_FINE < fine.net_threshold
+    assert coarse.net_cocked_threshold is None
 
 
 def test_recogniser_with_board_net_reads_the_tuning_frames() -> None:
