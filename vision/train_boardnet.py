@@ -33,6 +33,10 @@ validation loss kept; about 8 minutes on one core) on these tuning sets, each 8 
   ``--cocked 0.3``), 5041 (4 sessions, ``--cocked 0.3``), 5061 (``--depth 25 --by-rail 0.3
   --on-dames 0.3``).
 
+Adding 5082 and 5083 (1640x1232, ``--cocked 0.5 --by-rail 0.3 --on-dames 0.3``) was tried
+and not taken: more cocked dice caught, more flat dice by the rail called cocked
+(``docs/vision.md``, fourteenth round).
+
     pip install -e '.[train]'
     python -m tablier.vision.train_boardnet out/boardnet out/px/t5065 out/px/p5066 ...
 
