@@ -174,7 +174,8 @@ def test_a_die_leaning_24_degrees_is_caught_as_the_camera_saw_it() -> None:
 
 def _against_boards(seeds: range, tilt: float) -> list[tuple[Leaning, Leaning]]:
     """1640x1232 boards, each with a die leaning ``tilt`` degrees against a lone dame (away
-    from it, toward the field's tip) and a flat die, read with and without the contact rule."""
+    from it, toward the field's tip) and a flat die, read by the rules alone (no board net)
+    with and without the contact rule."""
     g = BoardGeometry()
     out = []
     for seed in seeds:
@@ -194,7 +195,7 @@ def _against_boards(seeds: range, tilt: float) -> list[tuple[Leaning, Leaning]]:
         frame = render_frame(scene, style=style, camera=cam, seed=seed, geometry=g)
         pair = []
         for contact in (STRAIGHT_VIEW_COCKED_CONTACT, math.inf):
-            obs = Recognizer(cal, cocked_contact=contact).recognize(frame.image)
+            obs = Recognizer(cal, cocked_contact=contact, dice_net=False).recognize(frame.image)
             pair.append([(lean, flat, scene, obs)])
         out.append((pair[0], pair[1]))
     return out
@@ -202,8 +203,9 @@ def _against_boards(seeds: range, tilt: float) -> list[tuple[Leaning, Leaning]]:
 
 def test_a_die_leaning_on_a_dame_is_cocked_from_a_smaller_tilt() -> None:
     # A die does not stay tilted on its own: judged more than STRAIGHT_VIEW_COCKED_CONTACT
-    # (20 degrees) off the board within CONTACT die sizes of a dame's rim, it is cocked. Of
-    # these ten, 5 are caught; without the rule, 1.
+    # (20 degrees) off the board within CONTACT die sizes of a dame's rim, it is cocked. Read
+    # by the rules alone: of these ten, 4 are caught; without the rule, 2. (With the board
+    # net of the fourteenth round, 8 and 7: the net sees most of them on its own.)
     boards = _against_boards(range(930, 940), 24.0)
     caught = sum(_judged(with_rule) for with_rule, _ in boards)
     alone = sum(_judged(without) for _, without in boards)
