@@ -1,4 +1,4 @@
-"""Teach the dice net to read the recogniser's straightened views of a board (needs torch).
+r"""Teach the dice net to read the recogniser's straightened views of a board (needs torch).
 
 The board reader (:class:`tablier.vision.recognizer.Recognizer`) reads the dice in small
 views of the board drawn as if seen from straight above, at one scale whatever the camera.
@@ -22,27 +22,25 @@ reader is given is kept with the ray to the camera and what the rules found in i
 Every crop is turned so that the die's side faces, seen from the camera, lie on its upper
 side (:func:`dicenet.ray_lean`), and the net is told how far the ray leans.
 
-The committed ``vision/boardnet.npz`` was trained (14 epochs, seed 1, the epoch of least
-validation loss kept; about 8 minutes on one core) on these tuning sets, each 8 sessions of
-50 frames rendered by ``tablier render OUT --seed N --sessions 8 --frames 50`` with:
+The committed ``vision/boardnet.npz`` (since the fourteenth round) was trained with 14 epochs
+and ``--seed 2``, the epoch of least validation loss kept (about 3 minutes on one core once
+the crops are cached), on these tuning sets, each 8 sessions of 50 frames rendered by ``tablier render
+out/tN --seed N --sessions 8 --frames 50`` with:
 
 * 1024x768 (``--size 1024x768``): 5065 (``--no-parallax``), 5066 (``--by-rail 0.3
   --on-dames 0.3``), 5067 and 5071 (the same with ``--cocked 0.3``), 5068 (``--depth 25
   --by-rail 0.3 --on-dames 0.3``);
 * 1640x1232: 5063 and 5064 (``--by-rail 0.3 --on-dames 0.3``), 5056 and 5073 (the same with
-  ``--cocked 0.3``), 5041 (4 sessions, ``--cocked 0.3``), 5061 (``--depth 25 --by-rail 0.3
-  --on-dames 0.3``).
-
-Adding 5082 and 5083 (1640x1232, ``--cocked 0.5 --by-rail 0.3 --on-dames 0.3``) was tried
-and not taken: more cocked dice caught, more flat dice by the rail called cocked
-(``docs/vision.md``, fourteenth round).
+  ``--cocked 0.3``), 5082 and 5083 (the same with ``--cocked 0.5``), 5041 (4 sessions,
+  ``--cocked 0.3``), 5061 (``--depth 25 --by-rail 0.3 --on-dames 0.3``).
 
     pip install -e '.[train]'
-    python -m tablier.vision.train_boardnet out/boardnet out/px/t5065 out/px/p5066 ...
+    python -m tablier.vision.train_boardnet out/bn --seed 2 --weights vision/boardnet.npz \
+        out/t50{65,66,67,68,71,63,64,56,41,61,73,82,83}
 
-The committed weights' crops were drawn before that cache, by one generator over the sets in
-the order 5065, 5066, 5067, 5068, 5071, 5063, 5064, 5056, 5041, 5061, 5073: run commit
-48f79e6's script so to rebuild them exactly.
+A set's crops are drawn from its folder's name, so keep the names ``tN``. The net of the
+twelfth and thirteenth rounds was trained without 5082 and 5083, with seed 1, on crops drawn
+by commit 48f79e6's script (``docs/vision.md``, fourteenth round, compares the two).
 
 The crops of each set are cached in the work folder (``crops_<set folder>_s<seed>_<validation
 session>.npz``): a set added later is read alone, and a set's crops do not depend on which sets
