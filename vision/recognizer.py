@@ -379,7 +379,7 @@ and 5060 without) 4,351 dice right of 4,379 when only the best class counts, 4,3
 4,352 at 0.2 (3 more flat dice called cocked). Not for smaller dice: at 1024x768 (seeds 5069
 and 5070, and ``fixtures/vision/tune``) 0.3 caught one more cocked die of 113 and called a
 flat four cocked; 0.2 caught 3 more and lost 3 flat dice. (Chosen with the twelfth round's net;
-with today's, taught on more cocked dice, 4,359 at 0.3 and 4,355 without.)"""
+with the fourteenth round's, taught on more cocked dice, 4,359 at 0.3 and 4,355 without.)"""
 
 
 def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,

@@ -24,8 +24,8 @@ side (:func:`dicenet.ray_lean`), and the net is told how far the ray leans.
 
 The committed ``vision/boardnet.npz`` (since the fourteenth round) was trained with 14 epochs
 and ``--seed 2``, the epoch of least validation loss kept (about 3 minutes on one core once
-the crops are cached), on these tuning sets, each 8 sessions of 50 frames rendered by ``tablier render
-out/tN --seed N --sessions 8 --frames 50`` with:
+the crops are cached), on these tuning sets, each 8 sessions of 50 frames rendered by
+``tablier render out/tN --seed N --sessions 8 --frames 50`` with:
 
 * 1024x768 (``--size 1024x768``): 5065 (``--no-parallax``), 5066 (``--by-rail 0.3
   --on-dames 0.3``), 5067 and 5071 (the same with ``--cocked 0.3``), 5068 (``--depth 25
