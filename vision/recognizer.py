@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -234,6 +234,32 @@ PEAK_APART = 5.0
 """A peak of the pips' density this near (mm) a place's middle is that place (not looked at
 again)."""
 
+BODY_SCALE = 0.8
+"""Pixels per millimetre of the surface searched for light patches."""
+
+BODY_HAT = 1.6
+"""Width of the top-hat searching for light patches, in die sizes."""
+
+BODY_LIGHT = 0.25
+"""How much lighter than its surroundings a patch must be, as a share of the white dame's
+grey."""
+
+BODY_MAX = 8
+"""Most light patches looked at per frame."""
+
+
+class _Surface(NamedTuple):
+    """The grey playing surface the dice candidates were looked for on."""
+
+    grey: Image
+    origin: tuple[float, float]
+    """Board millimetres of its top-left pixel."""
+    scale: float
+    """Pixels per millimetre."""
+    white: float
+    """The white dame's grey in this frame's light."""
+
+
 DICE_APART = 13.0
 """Two sightings nearer than this (mm) are one die: dice lying side by side are 16 mm apart
 (a leaning die may show two faces that each look like a die)."""
@@ -421,7 +447,8 @@ class Recognizer:
                  dice_view: float = 48.0, dice_count: int = 2,
                  die_sizes: tuple[float, float] = (0.5, 1.5),
                  camera_focal: float = CAMERA_FOCAL,
-                 cocked_contact: float = math.inf, dice_net: bool = True) -> None:
+                 cocked_contact: float = math.inf, dice_net: bool = True,
+                 dice_bodies: bool = True) -> None:
         """Derive the probes and load the dice reader.
 
         Args:
@@ -467,6 +494,9 @@ class Recognizer:
                 where the rules see a cocked die of at least ``FINE_DIE_PX`` pixels only at
                 ``BOARD_NET_UNCOCK_FINE``); False
                 reads with the rules alone. Not used with ``dice_reader``.
+            dice_bodies: once every place where pips gather is looked at and fewer than
+                ``dice_count`` dice are read, look at the light patches of a die's size too
+                (a blurred die whose pips are too faint for the pip search).
 
         Raises:
             CalibrationError: if the calibration does not fit this tablier (stale).
@@ -491,6 +521,7 @@ class Recognizer:
         self._cand_depth = candidate_depth
         self._cand_body = candidate_body
         self._dice_count = dice_count
+        self._dice_bodies = dice_bodies
         g = calibration.geometry
         self._die_mm = (die_sizes[0] * g.die_size, die_sizes[1] * g.die_size)
         """Least and largest size of a die sighting, mm."""
@@ -529,8 +560,10 @@ class Recognizer:
         return np.asarray(view, np.uint8), (left, top)
 
     def _dice_candidates(self, image: Image, quad: BoardQuad, rect: Image,
-                         gain: npt.NDArray[np.float32]) -> list[tuple[float, float]]:
-        """Board millimetres where pips (small dark spots ringed by a light body) gather."""
+                         gain: npt.NDArray[np.float32]
+                         ) -> tuple[list[tuple[float, float]], _Surface]:
+        """Board millimetres where pips (small dark spots ringed by a light body) gather, and
+        the grey surface they were looked for on."""
         s = self._cand_scale
         if s <= 0:
             s = self.config.layout.scale
@@ -559,9 +592,10 @@ class Recognizer:
         ys, xs = np.nonzero(pips)
         lab = labels[ys, xs]
         area = np.bincount(lab, minlength=n).astype(np.float64)
+        surface = _Surface(np.asarray(grey, np.uint8), origin, s, white)
         keep = np.flatnonzero(area[1:] <= 4.0 * (s * 4) ** 2) + 1
         if not len(keep):
-            return []
+            return [], surface
         cents = np.stack([np.bincount(lab, xs, n), np.bincount(lab, ys, n)],
                          axis=1).astype(np.float64) / np.maximum(area, 1.0)[:, None]
         # NOTE: pips are gathered into places on a coarse grid (0.8 px/mm): each pip's centre
@@ -605,7 +639,30 @@ class Recognizer:
                 break
             if all(math.dist((x, y), q) >= PEAK_APART for q in extra):
                 extra.append((float(x), float(y)))
-        return places + extra
+        return places + extra, surface
+
+    def _body_candidates(self, surface: _Surface) -> list[tuple[float, float]]:
+        """Board millimetres of light patches of a die's size: dice whose pips the pip
+        search missed (at 1024x768 a blurred two, or a six whose rows run together, often
+        leaves no spot dark enough). Lightest first, at most ``BODY_MAX``."""
+        grey, origin, s, white = surface
+        c = BODY_SCALE
+        small = cv2.resize(grey, None, fx=c / s, fy=c / s, interpolation=cv2.INTER_AREA)
+        die = self.calibration.geometry.die_size
+        # NOTE: a white top-hat wider than a die's diagonal and narrower than a dame keeps
+        # the dice and drops the dames (37 mm) and the light points' bases.
+        k = max(3, round(BODY_HAT * die * c) | 1)
+        hat = cv2.morphologyEx(small, cv2.MORPH_TOPHAT,
+                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        mask = (hat > BODY_LIGHT * white).astype(np.uint8)
+        _, _, stats, cents = cv2.connectedComponentsWithStats(mask)
+        area = stats[1:, cv2.CC_STAT_AREA] / (c * c)
+        span = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]) / c
+        ok = np.flatnonzero((area >= 0.3 * die * die) & (area <= 1.5 * die * die)
+                            & (span <= 1.8 * die)) + 1
+        ok = ok[np.argsort(-area[ok - 1], kind="stable")][:BODY_MAX]
+        return [(float(cents[i, 0]) / c + origin[0], float(cents[i, 1]) / c + origin[1])
+                for i in ok]
 
     def _dice_view(self, image: Image, quad: BoardQuad, center: tuple[float, float],
                    s: float, size: int) -> Image:
@@ -650,9 +707,8 @@ class Recognizer:
         assert reader is not None
         size = int(2 * self._dice_half * s)
         half = size / s / 2
-        cands = self._dice_candidates(image, quad, rect, gain)
-        if not cands:
-            return ()
+        cands, surface = self._dice_candidates(image, quad, rect, gain)
+        body_looked = not self._dice_bodies
         ray_reader = (reader if isinstance(reader, _StraightViewReader) and reader.wants_ray
                       else None)
         eye = self._camera_place(quad) if ray_reader is not None else None
@@ -664,7 +720,14 @@ class Recognizer:
         todo = list(cands)
         # NOTE: one call of the dice reader per view: the reader's cost grows with the
         # picture, and a mosaic's pip statistics mix dice with dames and markers.
-        while todo and len(seen) < 2 * self._max_candidates:
+        while len(seen) < 2 * self._max_candidates:
+            if not todo and not body_looked:
+                # NOTE: every pip place looked at and the dice not all read: look at the
+                # light patches of a die's size too (lazily: most frames never get here).
+                body_looked = True
+                todo = self._body_candidates(surface)
+            if not todo:
+                break
             cx, cy = todo.pop(0)
             if any(np.hypot(cx - a, cy - b) < 2.0 for a, b in seen) or any(
                     np.hypot(cx - c[0], cy - c[1]) < DICE_APART for c, _ in found):

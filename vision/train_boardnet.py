@@ -112,7 +112,9 @@ class _Watcher(Recognizer):
     """The recogniser with the rules alone, keeping each dice view and where it was drawn."""
 
     def __init__(self, calibration: Calibration) -> None:
-        super().__init__(calibration, dice_net=False)
+        # NOTE: without the light patches looked at since the fifteenth round: the views
+        # the committed net was taught on (its docstring command rebuilds it exactly).
+        super().__init__(calibration, dice_net=False, dice_bodies=False)
         self.log: list[tuple[Any, ...]] = []
         self.places: list[tuple[float, float, float, int]] = []
         for name in ("_dice", "_dice_fine"):

@@ -210,3 +210,82 @@ def test_a_die_leaning_on_a_dame_is_cocked_from_a_smaller_tilt() -> None:
     caught = sum(_judged(with_rule) for with_rule, _ in boards)
     alone = sum(_judged(without) for _, without in boards)
     assert caught >= alone + 2, f"{caught} of {len(boards)} caught ({alone} without the rule)"
+
+
+def _small_board(seed: int) -> tuple[np.random.Generator, BoardStyle, Camera, Calibration]:
+    """A 1024x768 board of its own style and camera, calibrated; the rng to go on with."""
+    g = BoardGeometry()
+    rng = np.random.default_rng(seed)
+    style, cam = BoardStyle.random(rng), Camera.random(rng, 1024, 768, geometry=g)
+    ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(), seed=1,
+                       geometry=g, width=1024, height=768)
+    return rng, style, cam, calibrate_frame(ref.image, geometry=g)
+
+
+def _faint(image: np.ndarray, center: tuple[float, float], half: int,
+           keep: float) -> np.ndarray:
+    """The frame with the pips around ``center`` (px) kept at ``keep`` of their depth: each
+    pixel brought toward the picture closed over the pips (a die's body without them)."""
+    import cv2
+
+    x, y = (round(v) for v in center)
+    out = image.copy()
+    box = out[y - half:y + half, x - half:x + half]
+    closed = cv2.morphologyEx(box, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    box[:] = np.clip(keep * box.astype(np.float32) + (1 - keep) * closed, 0, 255).astype(
+        np.uint8)
+    return out
+
+
+def test_a_die_whose_pips_the_search_misses_is_found_by_its_light_body() -> None:
+    # At 1024x768 a blurred two's pips may be too faint for the pip search, which then
+    # gives no place near it: the light patch of the die's body is looked at too.
+    g = BoardGeometry()
+    for seed in (903, 905, 907):
+        rng, style, cam, cal = _small_board(seed)
+        faint = (float(rng.uniform(150, 450)), float(rng.uniform(100, 200)))
+        other = (float(rng.uniform(150, 450)), float(rng.uniform(330, 450)))
+        scene = Scene(white={1: 15}, black={1: 15},
+                      dice=(DieSpec(2, faint, 20.0), DieSpec(6, other, 35.0)))
+        frame = render_frame(scene, style=style, camera=cam, seed=seed, geometry=g,
+                             width=1024, height=768)
+        image = _faint(frame.image, frame.truth["dice"][0]["center"], 14, 0.3)
+        read = {}
+        for body in (False, True):
+            obs = Recognizer(cal, dice_bodies=body).recognize(image)
+            read[body] = sorted((d.value or 0, math.dist(d.center_mm, faint) < 8)
+                                for d in obs.dice)
+        assert read[False] == [(6, False)], f"seed {seed}: the faint two was found anyway"
+        assert read[True] == [(2, True), (6, False)], f"seed {seed}: {read[True]}"
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1640, 1232)])
+def test_light_patches_of_a_board_without_dice_are_no_dice(size: tuple[int, int]) -> None:
+    # With no die read, every light patch of a die's size is looked at: none is a die.
+    g = BoardGeometry()
+    w, h = size
+    scene = Scene(white={1: 4, 6: 3, 7: 2, 8: 2, 11: 2, 12: 2},
+                  black={1: 5, 4: 2, 6: 2, 9: 2, 10: 2, 12: 2})
+    looked = 0
+    for seed in range(910, 914):
+        rng = np.random.default_rng(seed)
+        style, cam = BoardStyle.random(rng), Camera.random(rng, w, h, geometry=g)
+        ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(),
+                           seed=1, geometry=g, width=w, height=h)
+        rec = Recognizer(calibrate_frame(ref.image, geometry=g))
+        patches: list[tuple[float, float]] = []
+        body = rec._body_candidates
+
+        def counted(surface: Any, body: Any = body, patches: Any = patches) -> Any:
+            places = body(surface)
+            patches.extend(places)
+            return places
+
+        rec._body_candidates = counted  # type: ignore[method-assign]
+        frame = render_frame(scene, style=style, camera=cam, seed=seed, geometry=g,
+                             width=w, height=h)
+        obs = rec.recognize(frame.image)
+        assert obs.dice == (), f"seed {seed}: {obs.dice}"
+        looked += len(patches)
+    assert looked >= 8  # the light patches were looked at

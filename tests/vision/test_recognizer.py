@@ -177,10 +177,10 @@ def test_a_die_cut_by_the_view_border_is_read_again_centred(
     first_center: list[tuple[float, float]] = []
     find = rec._dice_candidates
 
-    def spy(*args: Any) -> list[tuple[float, float]]:
-        cands: list[tuple[float, float]] = find(*args)
+    def spy(*args: Any) -> Any:
+        cands, surface = find(*args)
         first_center.append(cands[0])
-        return cands
+        return cands, surface
 
     rec._dice_candidates = spy  # type: ignore[method-assign,unused-ignore]
     obs = rec.recognize(read_image(img))
@@ -250,7 +250,7 @@ def test_a_die_beside_a_row_of_pip_like_spots_is_looked_at_itself(
     quad = BoardQuad(homography=np.diag([s, s, 1.0]), quad=((0.0, 0.0), (1.0, 0.0),
                                                             (1.0, 1.0), (0.0, 1.0)),
                      markers=(), source="calibration")
-    places = rec._dice_candidates(image, quad, image, np.ones(3, np.float32))
+    places, _ = rec._dice_candidates(image, quad, image, np.ones(3, np.float32))
     nearest = min(math.dist(c, die) for c in places)
     assert nearest < 4.0, f"nearest place {nearest:.1f} mm from the die"
 
