@@ -234,3 +234,77 @@ def test_two_pips_with_a_pip_midway_are_no_two() -> None:
     ends = [k for k, p in enumerate(pips) if math.hypot(p.x - 100, p.y - 80) > 5]
     assert len(pips) == 3 and len(ends) == 2
     assert dice._fit_face(pips, ends, cfg) is None
+
+
+def _six_by_pairs(q: NDArray[np.float64], cfg: DiceConfig) -> float:
+    """The six's misfit worked out one column direction at a time, as the reader did before
+    it tried the 15 at once (a tie across the direction now broken alike)."""
+    best = math.inf
+    lo, hi = cfg.spacing
+    for i in range(6):
+        for j in range(i + 1, 6):
+            along = q[j] - q[i]
+            if np.linalg.norm(along) < 1e-6:
+                continue
+            along = along / np.linalg.norm(along)
+            u, v = q @ along, q @ np.array([-along[1], along[0]])
+            v[j] = v[i]  # the pair lies across its own direction alike
+            order = np.argsort(v, kind="stable")
+            left, right = order[:3], order[3:]
+            half_gap = (v[right].mean() - v[left].mean()) / 2
+            if not lo <= half_gap <= hi:
+                continue
+            rows = [np.sort(u[left]), np.sort(u[right])]
+            terms = [np.abs(v[s] - v[s].mean()).max() for s in (left, right)]
+            terms += [abs(r[1] - (r[0] + r[2]) / 2) for r in rows]
+            terms.append(np.abs(rows[0] - rows[1]).max())
+            step = (rows[0][2] - rows[0][0] + rows[1][2] - rows[1][0]) / 4
+            if cfg.six_aspect[0] <= step / half_gap <= cfg.six_aspect[1]:
+                best = min(best, float(max(terms)))
+    return best
+
+
+def test_a_six_is_fitted_by_every_pip_pair_s_direction() -> None:
+    cfg = DiceConfig()
+    rng = np.random.default_rng(5)
+    six = np.array([(x, y) for x in (-3.0, 3.0) for y in (-3.0, 0.0, 3.0)])
+    assert dice._six_misfit(six - six.mean(axis=0), cfg) == pytest.approx(0.0, abs=1e-12)
+    fitted = 0
+    for _ in range(300):
+        turn = rng.uniform(0, 2 * math.pi)
+        rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+        q = six @ rot.T * rng.uniform(0.6, 1.4) + rng.normal(0, rng.uniform(0.05, 1.5), (6, 2))
+        q = q - q.mean(axis=0)
+        want = _six_by_pairs(q, cfg)
+        got = dice._six_misfit(q, cfg)
+        assert got == pytest.approx(want, rel=1e-12, abs=1e-12) or got == want == math.inf
+        fitted += want < math.inf
+    assert 50 < fitted < 300  # both kinds were drawn
+
+
+def test_a_group_of_more_pip_sets_than_the_budget_is_split_unfitted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A tight cluster of 10 pips all linked: 1 + 10 + 45 + ... sets, far past a budget of
+    # 300, so the group is split by its links without a single set fitted; a looser budget
+    # fits them.
+    img = _body((200, 200), 60)
+    cv2.rectangle(img, (40, 40), (160, 160), 225, -1)
+    spots = [(80 + 9 * (k % 4), 80 + 9 * (k // 4)) for k in range(10)]
+    for x, y in spots:
+        cv2.circle(img, (x, y), 3, 25, -1)
+    cfg = DiceConfig()
+    pips = _find_pips(cfg, img)
+    assert len(pips) == 10
+    fits: list[int] = []
+    fit = dice._fit_face
+
+    def counted(*args: object) -> object:
+        fits.append(1)
+        return fit(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dice, "_fit_face", counted)
+    assert dice._partition(cfg, pips, list(range(10))) == []
+    assert fits == []
+    loose = DiceConfig(partition_budget=100_000)
+    dice._partition(loose, pips, list(range(10)))
+    assert len(fits) > 300
