@@ -477,47 +477,59 @@ def _pattern_misfit(pts: NDArray[np.float64], cfg: DiceConfig) -> tuple[int, flo
     k = len(pts)
     if k == 1:
         return 1, 0.0
-    c = pts.mean(axis=0)
-    q = pts - c
     lo, hi = cfg.spacing
-    if k == 2:
-        half = float(np.linalg.norm(q[0]))  # centre to pip = corner offset * sqrt 2
-        h = half / math.sqrt(2)
-        return (2, 0.0) if lo <= h <= hi else (0, math.inf)
-    if k == 3:
-        d = np.linalg.norm(q, axis=1)
-        mid = int(np.argmin(d))
-        ends = [i for i in range(3) if i != mid]
-        bend = float(np.linalg.norm(q[ends[0]] + q[ends[1]]) / 2 + d[mid])
-        h = float(np.linalg.norm(q[ends[0]] - q[ends[1]]) / 2) / math.sqrt(2)
-        gap = abs(float(d[ends[0]] - d[ends[1]]))
-        if not lo <= h <= hi:
-            return 0, math.inf
-        return 3, bend + gap / 2
-    if k in (4, 5):
-        d = np.linalg.norm(q, axis=1)
-        misfit = 0.0
-        if k == 5:
-            mid = int(np.argmin(d))
-            misfit += float(d[mid])
-            q = np.delete(q, mid, axis=0)
-            q = q - q.mean(axis=0)
-            d = np.linalg.norm(q, axis=1)
-        # Corners of a square: same distance from the centre, 90 degrees apart.
-        h = float(d.mean()) / math.sqrt(2)
-        if not lo <= h <= hi:
-            return 0, math.inf
-        ang = np.sort(np.arctan2(q[:, 1], q[:, 0]))
-        steps = np.diff(np.concatenate([ang, ang[:1] + 2 * math.pi]))
-        misfit = max(misfit, float(np.abs(d - d.mean()).max()),
-                     float(np.abs(steps - math.pi / 2).max()) * float(d.mean()))
-        return k, misfit
     if k == 6:
         # Two columns of three. NOTE: a six's spread is nearly the same along and across its
         # columns, so every pip-pair direction is tried as the column axis.
-        fit = _six_misfit(q, cfg)
+        fit = _six_misfit(pts - pts.mean(axis=0), cfg)
         return (6, fit) if fit < math.inf else (0, math.inf)
-    return 0, math.inf
+    if k > 6:
+        return 0, math.inf
+    # NOTE: up to five points, in plain floats: numpy's calls on arrays this small cost more
+    # than the sums (groups of dame rims try thousands of pip sets).
+    xs, ys = pts[:, 0].tolist(), pts[:, 1].tolist()
+    cx, cy = _mean(xs), _mean(ys)
+    qx, qy = [x - cx for x in xs], [y - cy for y in ys]
+    if k == 2:
+        half = math.sqrt(qx[0] * qx[0] + qy[0] * qy[0])  # centre to pip = corner offset * sqrt 2
+        h = half / math.sqrt(2)
+        return (2, 0.0) if lo <= h <= hi else (0, math.inf)
+    d = [math.sqrt(x * x + y * y) for x, y in zip(qx, qy, strict=True)]
+    if k == 3:
+        mid = d.index(min(d))
+        a, b = (i for i in range(3) if i != mid)
+        bend = math.sqrt((qx[a] + qx[b]) ** 2 + (qy[a] + qy[b]) ** 2) / 2 + d[mid]
+        h = math.sqrt((qx[a] - qx[b]) ** 2 + (qy[a] - qy[b]) ** 2) / 2 / math.sqrt(2)
+        gap = abs(d[a] - d[b])
+        if not lo <= h <= hi:
+            return 0, math.inf
+        return 3, bend + gap / 2
+    misfit = 0.0
+    if k == 5:
+        mid = d.index(min(d))
+        misfit += d[mid]
+        del qx[mid], qy[mid]
+        cx, cy = _mean(qx), _mean(qy)
+        qx, qy = [x - cx for x in qx], [y - cy for y in qy]
+        d = [math.sqrt(x * x + y * y) for x, y in zip(qx, qy, strict=True)]
+    # Corners of a square: same distance from the centre, 90 degrees apart.
+    dm = _mean(d)
+    h = dm / math.sqrt(2)
+    if not lo <= h <= hi:
+        return 0, math.inf
+    ang = sorted(math.atan2(y, x) for x, y in zip(qx, qy, strict=True))
+    steps = [ang[1] - ang[0], ang[2] - ang[1], ang[3] - ang[2], ang[0] + 2 * math.pi - ang[3]]
+    misfit = max(misfit, max(abs(v - dm) for v in d),
+                 max(abs(v - math.pi / 2) for v in steps) * dm)
+    return k, misfit
+
+
+def _mean(values: Sequence[float]) -> float:
+    """The mean, summed in order (as numpy sums a few values)."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total / len(values)
 
 
 _PAIRS = np.array([(i, j) for i in range(6) for j in range(i + 1, 6)])

@@ -308,3 +308,53 @@ def test_a_group_of_more_pip_sets_than_the_budget_is_split_unfitted(
     loose = DiceConfig(partition_budget=100_000)
     dice._partition(loose, pips, list(range(10)))
     assert len(fits) > 300
+
+
+def _misfit_numpy(pts: NDArray[np.float64], cfg: DiceConfig) -> tuple[int, float]:
+    """Two to five pips' pattern misfit in numpy, as the reader worked it out before it
+    summed a few floats itself."""
+    k = len(pts)
+    q = pts - pts.mean(axis=0)
+    lo, hi = cfg.spacing
+    d = np.linalg.norm(q, axis=1)
+    if k == 2:
+        return (2, 0.0) if lo <= d[0] / math.sqrt(2) <= hi else (0, math.inf)
+    if k == 3:
+        mid = int(np.argmin(d))
+        a, b = (i for i in range(3) if i != mid)
+        h = float(np.linalg.norm(q[a] - q[b]) / 2) / math.sqrt(2)
+        if not lo <= h <= hi:
+            return 0, math.inf
+        return 3, float(np.linalg.norm(q[a] + q[b]) / 2 + d[mid]) + abs(float(d[a] - d[b])) / 2
+    misfit = 0.0
+    if k == 5:
+        mid = int(np.argmin(d))
+        misfit = float(d[mid])
+        q = np.delete(q, mid, axis=0)
+        q = q - q.mean(axis=0)
+        d = np.linalg.norm(q, axis=1)
+    if not lo <= float(d.mean()) / math.sqrt(2) <= hi:
+        return 0, math.inf
+    ang = np.sort(np.arctan2(q[:, 1], q[:, 0]))
+    steps = np.diff(np.concatenate([ang, ang[:1] + 2 * math.pi]))
+    return k, max(misfit, float(np.abs(d - d.mean()).max()),
+                  float(np.abs(steps - math.pi / 2).max()) * float(d.mean()))
+
+
+@pytest.mark.parametrize("value", [2, 3, 4, 5])
+def test_a_few_pips_misfit_as_numpy_works_it_out(value: int) -> None:
+    cfg = DiceConfig()
+    layouts = {2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+               4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+               5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)]}
+    face = np.array(layouts[value], np.float64) * 3.0
+    assert dice._pattern_misfit(face, cfg) == (value, pytest.approx(0.0, abs=1e-12))
+    rng = np.random.default_rng(value)
+    kinds = set()
+    for _ in range(500):
+        pts = face * rng.uniform(0.4, 1.6) + rng.normal(0, rng.uniform(0.05, 2.0), face.shape)
+        want, got = _misfit_numpy(pts, cfg), dice._pattern_misfit(pts, cfg)
+        assert got[0] == want[0]
+        assert got[1] == pytest.approx(want[1], rel=1e-9) or got[1] == want[1] == math.inf
+        kinds.add(got[0])
+    assert kinds == {0, value}  # faces and no faces were both drawn
