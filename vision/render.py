@@ -338,6 +338,9 @@ class DieSpec:
     on_dame: bool = False
     """Lying flat on the dames of the slot nearest its centre: drawn on top of that pile,
     raised by its height and moved with its top (see :func:`random_scene`'s ``on_dames``)."""
+    on_die: bool = False
+    """Resting on the scene's other die (a bad throw): drawn after it, raised by a die's
+    height; ``center`` is the point of the board under its own centre."""
 
 
 @dataclass(frozen=True)
@@ -586,7 +589,7 @@ def _dames_hold_dice(rng: np.random.Generator, g: BoardGeometry, held: Mapping[i
 def random_scene(rng: np.random.Generator, *, dice: bool = True,
                  occluder_rate: float = 0.0, cocked_rate: float = 0.0,
                  cocked_against: bool = True, by_rail: float = 0.0,
-                 on_dames: float = 0.0) -> Scene:
+                 on_dames: float = 0.0, on_die: float = 0.0) -> Scene:
     """A random mid-game board: 15 dames a side spread over plausible fields.
 
     Fields hold one colour each (a field is never shared), the talons keep a pile, and the
@@ -613,6 +616,10 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
             die is moved clear of the dames (see :func:`_dames_hold_dice`). At 0 nothing more
             is drawn from ``rng`` and a flat die may be drawn through a dame at board level,
             as in every set rendered before 2026-11-24's eighth round.
+        on_die: probability that the second die rests on the first (its centre within a
+            third of a die of the first's, turned anyway), drawn after ``on_dames`` (not on a
+            die lying on a pile) and before ``cocked_rate`` (no die is then cocked). At 0
+            nothing more is drawn from ``rng``.
 
     Returns:
         The scene.
@@ -660,7 +667,14 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
             for f, n in men[c].items() if n > 0}
     if specs and on_dames > 0:
         specs = _dames_hold_dice(rng, g, held, specs, on_dames, along_rail)
-    if specs and cocked_rate > 0 and rng.random() < cocked_rate:
+    stacked = False
+    if len(specs) == 2 and on_die > 0 and rng.random() < on_die and not specs[0].on_dame:
+        third = g.die_size / 3
+        at = (specs[0].center[0] + float(rng.uniform(-third, third)),
+              specs[0].center[1] + float(rng.uniform(-third, third)))
+        specs[1] = replace(specs[1], center=at, on_dame=False, on_die=True)
+        stacked = True
+    if specs and cocked_rate > 0 and rng.random() < cocked_rate and not stacked:
         k = int(rng.integers(len(specs)))
         specs[k] = replace(specs[k], cocked=float(rng.uniform(20.0, 45.0)),
                            cock_direction=float(rng.uniform(0.0, 360.0)))
@@ -982,7 +996,8 @@ def _draw_dice(p: _Painter, dice: Sequence[DieSpec],
                stacks: Sequence[Stack] = ()) -> list[dict[str, Any]]:
     render = _die_renderer()
     out: list[dict[str, Any]] = []
-    for d in dice:
+    # NOTE: a die resting on the other is drawn after it
+    for d in sorted(dice, key=lambda d: d.on_die):
         stand = 0.0
         if d.on_dame and stacks:
             # on the pile whose slot is nearest: moved with its top, raised by its height
@@ -1004,7 +1019,8 @@ def _draw_dice(p: _Painter, dice: Sequence[DieSpec],
             y -= round(lean[1] * stand * _ONE)
         t = render(p.img, value=d.value, center=(x / _ONE, y / _ONE), size=p.g.die_size * p.s,
                    rotation=d.rotation, cocked=d.cocked, cock_direction=d.cock_direction,
-                   lean=lean, stand=stand)
+                   lean=lean, stand=stand,
+                   elevation=p.g.die_size * p.s if d.on_die else 0.0)
         info = t if isinstance(t, dict) else t.to_json()
         c = info["center"]
         out.append({"value": info["value"], "reason": info.get("reason"),
@@ -1013,6 +1029,9 @@ def _draw_dice(p: _Painter, dice: Sequence[DieSpec],
             out[-1]["tilt"] = round(d.cocked, 1)
         if stand:
             out[-1]["on_dame"] = True
+        if d.on_die and out[:-1]:
+            # NOTE: the die under it cannot be read either: the throw is bad
+            out[0].update(value=None, reason="on_die")
     return out
 
 
@@ -1379,7 +1398,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                width: int = 1640, height: int = 1232, occluder_rate: float = 0.08,
                dice: bool = True, cocked_rate: float = 0.0, cocked_against: bool = True,
                by_rail: float = 0.0, on_dames: float = 0.0, parallax: bool = True,
-               depth: float = 0.0) -> list[Path]:
+               depth: float = 0.0, on_die: float = 0.0) -> list[Path]:
     """Render a fixture set: sessions of one board and camera, each with its calibration.
 
     Each session has its own board style, camera and lens; its ``reference.jpg`` (the start of a
@@ -1406,6 +1425,8 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
         parallax: see :func:`render_frame`.
         depth: how far the playing surface lies below the rails' top, mm (see
             :func:`render_frame`); the reference frame too.
+        on_die: share of frames whose second die rests on the first (see
+            :func:`random_scene`).
 
     Returns:
         The session folders.
@@ -1442,7 +1463,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                 pose = nudge(cam, rng, geometry=g)
             scene = random_scene(rng, dice=dice, occluder_rate=occluder_rate,
                                  cocked_rate=cocked_rate, cocked_against=cocked_against,
-                                 by_rail=by_rail, on_dames=on_dames)
+                                 by_rail=by_rail, on_dames=on_dames, on_die=on_die)
             r = render_frame(scene, style=style, camera=pose, seed=int(rng.integers(2**31)),
                              geometry=g, parallax=parallax, depth=depth)
             write_frame(r, folder, f"frame_{i:03d}")

@@ -224,7 +224,8 @@ def test_a_die_on_a_dame_is_drawn_on_its_pile_raised_and_readable() -> None:
 def test_no_cocked_dice_draws_nothing_more() -> None:
     # sets rendered before --cocked existed must come out alike from their seeds
     a, b = np.random.default_rng(8), np.random.default_rng(8)
-    assert random_scene(a) == random_scene(b, cocked_rate=0.0, by_rail=0.0, on_dames=0.0)
+    assert random_scene(a) == random_scene(b, cocked_rate=0.0, by_rail=0.0, on_dames=0.0,
+                                           on_die=0.0)
     assert a.bit_generator.state == b.bit_generator.state
     c = np.random.default_rng(8)
     random_scene(c, cocked_rate=1.0)
@@ -308,3 +309,21 @@ def test_the_camera_is_a_pinhole_and_a_nudge_moves_the_board_not_the_camera() ->
             moved.append(float(np.hypot(*(np.array(nudge(cam, rng, geometry=g).viewpoint(g))
                                           - eye)[:2])))
     assert max(moved) < 30.0
+
+
+def test_a_die_resting_on_the_other_is_drawn_raised_and_both_are_a_bad_throw() -> None:
+    import math
+    g = BoardGeometry()
+    scene = random_scene(np.random.default_rng(3), on_die=1.0, cocked_rate=1.0)
+    low, high = scene.dice
+    assert high.on_die and not low.on_die and not low.cocked and not high.cocked
+    assert max(abs(a - b) for a, b in zip(high.center, low.center, strict=True)) <= g.die_size / 3
+    cam = Camera.random(np.random.default_rng(1), 1640, 1232, geometry=g)
+    stacked = render_frame(scene, seed=5, camera=cam)
+    apart = render_frame(replace(scene, dice=(low,)), seed=5, camera=cam)
+    truth = stacked.truth["dice"]
+    assert [(d["value"], d["reason"]) for d in truth] == [(None, "on_die")] * 2
+    # the die on top is drawn where the lone die was, and over it
+    assert math.dist(truth[0]["center_mm"], apart.truth["dice"][0]["center_mm"]) < 1e-6
+    assert math.dist(truth[1]["center_mm"], truth[0]["center_mm"]) < g.die_size
+    assert not np.array_equal(stacked.image, apart.image)
