@@ -477,7 +477,6 @@ def _pattern_misfit(pts: NDArray[np.float64], cfg: DiceConfig) -> tuple[int, flo
     k = len(pts)
     if k == 1:
         return 1, 0.0
-    lo, hi = cfg.spacing
     if k == 6:
         # Two columns of three. NOTE: a six's spread is nearly the same along and across its
         # columns, so every pip-pair direction is tried as the column axis.
@@ -485,9 +484,14 @@ def _pattern_misfit(pts: NDArray[np.float64], cfg: DiceConfig) -> tuple[int, flo
         return (6, fit) if fit < math.inf else (0, math.inf)
     if k > 6:
         return 0, math.inf
-    # NOTE: up to five points, in plain floats: numpy's calls on arrays this small cost more
-    # than the sums (groups of dame rims try thousands of pip sets).
-    xs, ys = pts[:, 0].tolist(), pts[:, 1].tolist()
+    return _few_misfit(pts[:, 0].tolist(), pts[:, 1].tolist(), cfg)
+
+
+def _few_misfit(xs: list[float], ys: list[float], cfg: DiceConfig) -> tuple[int, float]:
+    """:func:`_pattern_misfit` of two to five points, in plain floats: numpy's calls on arrays
+    this small cost more than the sums (groups of dame rims try thousands of pip sets)."""
+    k = len(xs)
+    lo, hi = cfg.spacing
     cx, cy = _mean(xs), _mean(ys)
     qx, qy = [x - cx for x in xs], [y - cy for y in ys]
     if k == 2:
@@ -603,17 +607,61 @@ def _pip_between(pips: Sequence[_Pip], i: int, j: int) -> bool:
                for k, p in enumerate(pips) if k not in (i, j))
 
 
+def _whitened(pips: Sequence[_Pip], members: Sequence[int]
+              ) -> tuple[list[float], list[float]]:
+    """The pips' centres mapped by :func:`_whitener` of their mean shape, in plain floats."""
+    a = b = d = 0.0
+    for i in members:
+        c = pips[i].cov
+        a += float(c[0, 0])
+        b += float(c[0, 1])
+        d += float(c[1, 1])
+    n = len(members)
+    a, b, d = a / n, b / n, d / n
+    half = (a - d) / 2
+    disc = math.sqrt(half * half + b * b)
+    mean = (a + d) / 2
+    lo, hi = mean - disc, mean + disc
+    if abs(b) > 1e-12:
+        v0, v1 = b, hi - a
+        norm = math.sqrt(v0 * v0 + v1 * v1)
+        v0, v1 = v0 / norm, v1 / norm
+    elif a >= d:
+        v0, v1 = 1.0, 0.0
+    else:
+        v0, v1 = 0.0, 1.0
+    # rows: the eigenvectors of the smaller and the larger eigenvalue, over 2 sqrt(value)
+    s0, s1 = 2 * math.sqrt(max(lo, 1e-9)), 2 * math.sqrt(max(hi, 1e-9))
+    w00, w01, w10, w11 = -v1 / s0, v0 / s0, v0 / s1, v1 / s1
+    xs = [w00 * pips[i].x + w01 * pips[i].y for i in members]
+    ys = [w10 * pips[i].x + w11 * pips[i].y for i in members]
+    return xs, ys
+
+
 def _fit_face(pips: Sequence[_Pip], members: Sequence[int], cfg: DiceConfig) -> _Face | None:
-    cov = np.mean([pips[i].cov for i in members], axis=0)
-    wt = _whitener(cov)
-    xy = np.array([[pips[i].x, pips[i].y] for i in members])
-    value, misfit = _pattern_misfit(xy @ wt.T, cfg)
-    if value == 0 or misfit > cfg.pattern_tolerance:
-        # NOTE: blur stretches pips along the motion, not the face: try the plain layout too.
-        r = float(np.mean([pips[i].radius for i in members]))
-        value, misfit = _pattern_misfit(xy / r, cfg)
-    if value == 0 or misfit > cfg.pattern_tolerance:
-        return None
+    if len(members) <= 5:
+        # NOTE: the common case, in plain floats (see _few_misfit)
+        value, misfit = (1, 0.0) if len(members) == 1 else _few_misfit(
+            *_whitened(pips, members), cfg)
+        if value == 0 or misfit > cfg.pattern_tolerance:
+            r = _mean([pips[i].radius for i in members])
+            value, misfit = (1, 0.0) if len(members) == 1 else _few_misfit(
+                [pips[i].x / r for i in members], [pips[i].y / r for i in members], cfg)
+        if value == 0 or misfit > cfg.pattern_tolerance:
+            return None
+        xy = np.array([[pips[i].x, pips[i].y] for i in members])
+        cov = np.mean([pips[i].cov for i in members], axis=0)
+    else:
+        cov = np.mean([pips[i].cov for i in members], axis=0)
+        wt = _whitener(cov)
+        xy = np.array([[pips[i].x, pips[i].y] for i in members])
+        value, misfit = _pattern_misfit(xy @ wt.T, cfg)
+        if value == 0 or misfit > cfg.pattern_tolerance:
+            # NOTE: blur stretches pips along the motion, not the face: try the plain layout.
+            r = float(np.mean([pips[i].radius for i in members]))
+            value, misfit = _pattern_misfit(xy / r, cfg)
+        if value == 0 or misfit > cfg.pattern_tolerance:
+            return None
     if value == 2 and _pip_between(pips, members[0], members[1]):
         # NOTE: a side face's three seen at a slant, its middle pip too flat to link to its
         # ends, is no two (the tuning boards: it outranked the one on top of its die).

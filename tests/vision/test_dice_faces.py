@@ -358,3 +358,22 @@ def test_a_few_pips_misfit_as_numpy_works_it_out(value: int) -> None:
         assert got[1] == pytest.approx(want[1], rel=1e-9) or got[1] == want[1] == math.inf
         kinds.add(got[0])
     assert kinds == {0, value}  # faces and no faces were both drawn
+
+
+def test_pip_centres_are_whitened_in_floats_as_in_numpy() -> None:
+    rng = np.random.default_rng(11)
+    grey = np.zeros((4, 4), np.uint8)
+    for _ in range(200):
+        pips = []
+        for _ in range(5):
+            m = rng.normal(0, 1, (2, 2))
+            cov = m @ m.T + np.eye(2) * rng.uniform(0.1, 2)
+            if rng.random() < 0.2:
+                cov = np.diag(rng.uniform(0.5, 3, 2))  # no off-diagonal term
+            pips.append(dice._Pip(float(rng.uniform(0, 200)), float(rng.uniform(0, 200)), cov,
+                                  2.0, 0.8, 30.0, 200.0, grey))
+        members = sorted(rng.choice(5, int(rng.integers(2, 6)), replace=False).tolist())
+        xy = np.array([[pips[i].x, pips[i].y] for i in members])
+        want = xy @ dice._whitener(np.mean([pips[i].cov for i in members], axis=0)).T
+        xs, ys = dice._whitened(pips, members)
+        assert np.allclose(np.stack([xs, ys], axis=1), want, rtol=1e-12, atol=1e-9)
