@@ -354,24 +354,29 @@ def _split_blob(cfg: DiceConfig, grey: NDArray[np.uint8], blob: NDArray[np.uint8
     return out
 
 
-def _eigh2(cov: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric 2x2 matrix.
-
-    Same answer as ``numpy.linalg.eigh``, without its per-call cost (it runs per pip pair).
-    """
-    a, b, d = float(cov[0, 0]), float(cov[0, 1]), float(cov[1, 1])
+def _eig2(a: float, b: float, d: float) -> tuple[float, float, float, float]:
+    """Eigenvalues (ascending) of the symmetric 2x2 matrix ``[[a, b], [b, d]]`` and the unit
+    eigenvector (x, y) of the larger, in plain floats."""
     half = (a - d) / 2
     disc = math.sqrt(half * half + b * b)
     mean = (a + d) / 2
     lo, hi = mean - disc, mean + disc
     if abs(b) > 1e-12:
-        v = np.array([b, hi - a])
-        v /= np.linalg.norm(v)
-    elif a >= d:
-        v = np.array([1.0, 0.0])
-    else:
-        v = np.array([0.0, 1.0])
-    vecs = np.array([[-v[1], v[0]], [v[0], v[1]]]).T
+        v0, v1 = b, hi - a
+        norm = math.sqrt(v0 * v0 + v1 * v1)
+        return lo, hi, v0 / norm, v1 / norm
+    if a >= d:
+        return lo, hi, 1.0, 0.0
+    return lo, hi, 0.0, 1.0
+
+
+def _eigh2(cov: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric 2x2 matrix.
+
+    Same answer as ``numpy.linalg.eigh``, without its per-call cost (it runs per pip pair).
+    """
+    lo, hi, v0, v1 = _eig2(float(cov[0, 0]), float(cov[0, 1]), float(cov[1, 1]))
+    vecs = np.array([[-v1, v0], [v0, v1]]).T
     return np.array([lo, hi]), vecs
 
 
@@ -474,23 +479,24 @@ def _pattern_misfit(pts: NDArray[np.float64], cfg: DiceConfig) -> tuple[int, flo
     Returns:
         (value, misfit in pip radii); value 0 when the layout is no die face.
     """
-    k = len(pts)
+    return _misfit(pts[:, 0].tolist(), pts[:, 1].tolist(), cfg)
+
+
+def _misfit(xs: list[float], ys: list[float], cfg: DiceConfig) -> tuple[int, float]:
+    """:func:`_pattern_misfit` of the points (xs[i], ys[i]). Up to five points in plain
+    floats: numpy's calls on arrays this small cost more than the sums (groups of dame rims
+    try thousands of pip sets)."""
+    k = len(xs)
     if k == 1:
         return 1, 0.0
     if k == 6:
         # Two columns of three. NOTE: a six's spread is nearly the same along and across its
         # columns, so every pip-pair direction is tried as the column axis.
+        pts = np.array([xs, ys]).T
         fit = _six_misfit(pts - pts.mean(axis=0), cfg)
         return (6, fit) if fit < math.inf else (0, math.inf)
     if k > 6:
         return 0, math.inf
-    return _few_misfit(pts[:, 0].tolist(), pts[:, 1].tolist(), cfg)
-
-
-def _few_misfit(xs: list[float], ys: list[float], cfg: DiceConfig) -> tuple[int, float]:
-    """:func:`_pattern_misfit` of two to five points, in plain floats: numpy's calls on arrays
-    this small cost more than the sums (groups of dame rims try thousands of pip sets)."""
-    k = len(xs)
     lo, hi = cfg.spacing
     cx, cy = _mean(xs), _mean(ys)
     qx, qy = [x - cx for x in xs], [y - cy for y in ys]
@@ -617,19 +623,7 @@ def _whitened(pips: Sequence[_Pip], members: Sequence[int]
         b += float(c[0, 1])
         d += float(c[1, 1])
     n = len(members)
-    a, b, d = a / n, b / n, d / n
-    half = (a - d) / 2
-    disc = math.sqrt(half * half + b * b)
-    mean = (a + d) / 2
-    lo, hi = mean - disc, mean + disc
-    if abs(b) > 1e-12:
-        v0, v1 = b, hi - a
-        norm = math.sqrt(v0 * v0 + v1 * v1)
-        v0, v1 = v0 / norm, v1 / norm
-    elif a >= d:
-        v0, v1 = 1.0, 0.0
-    else:
-        v0, v1 = 0.0, 1.0
+    lo, hi, v0, v1 = _eig2(a / n, b / n, d / n)
     # rows: the eigenvectors of the smaller and the larger eigenvalue, over 2 sqrt(value)
     s0, s1 = 2 * math.sqrt(max(lo, 1e-9)), 2 * math.sqrt(max(hi, 1e-9))
     w00, w01, w10, w11 = -v1 / s0, v0 / s0, v0 / s1, v1 / s1
@@ -639,29 +633,16 @@ def _whitened(pips: Sequence[_Pip], members: Sequence[int]
 
 
 def _fit_face(pips: Sequence[_Pip], members: Sequence[int], cfg: DiceConfig) -> _Face | None:
-    if len(members) <= 5:
-        # NOTE: the common case, in plain floats (see _few_misfit)
-        value, misfit = (1, 0.0) if len(members) == 1 else _few_misfit(
-            *_whitened(pips, members), cfg)
-        if value == 0 or misfit > cfg.pattern_tolerance:
-            r = _mean([pips[i].radius for i in members])
-            value, misfit = (1, 0.0) if len(members) == 1 else _few_misfit(
-                [pips[i].x / r for i in members], [pips[i].y / r for i in members], cfg)
-        if value == 0 or misfit > cfg.pattern_tolerance:
-            return None
-        xy = np.array([[pips[i].x, pips[i].y] for i in members])
-        cov = np.mean([pips[i].cov for i in members], axis=0)
-    else:
-        cov = np.mean([pips[i].cov for i in members], axis=0)
-        wt = _whitener(cov)
-        xy = np.array([[pips[i].x, pips[i].y] for i in members])
-        value, misfit = _pattern_misfit(xy @ wt.T, cfg)
-        if value == 0 or misfit > cfg.pattern_tolerance:
-            # NOTE: blur stretches pips along the motion, not the face: try the plain layout.
-            r = float(np.mean([pips[i].radius for i in members]))
-            value, misfit = _pattern_misfit(xy / r, cfg)
-        if value == 0 or misfit > cfg.pattern_tolerance:
-            return None
+    value, misfit = _misfit(*_whitened(pips, members), cfg)
+    if value == 0 or misfit > cfg.pattern_tolerance:
+        # NOTE: blur stretches pips along the motion, not the face: try the plain layout too.
+        r = _mean([pips[i].radius for i in members])
+        value, misfit = _misfit([pips[i].x / r for i in members],
+                                [pips[i].y / r for i in members], cfg)
+    if value == 0 or misfit > cfg.pattern_tolerance:
+        return None
+    xy = np.array([[pips[i].x, pips[i].y] for i in members])
+    cov = np.mean([pips[i].cov for i in members], axis=0)
     if value == 2 and _pip_between(pips, members[0], members[1]):
         # NOTE: a side face's three seen at a slant, its middle pip too flat to link to its
         # ends, is no two (the tuning boards: it outranked the one on top of its die).
@@ -841,46 +822,27 @@ def _partition(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int]) -> list[
                 continue
             near[i].add(j)
             near[j].add(i)
-    found: list[_Face] = []
+    # NOTE: every pip set the group's links allow, up to six pips: a group of more sets than
+    # the budget is split by its links, listed first so that no set is fitted in vain (dame
+    # rims at 1024 px gave groups of thousands).
+    sets: list[list[int]] = []
 
-    def count(members: int, options: list[int], left: int) -> int:
-        """Sets :func:`grow` would try from here, or more than ``left`` (stops there)."""
-        n = 1
-        if members < 6:
+    def walk(members: list[int], options: list[int]) -> bool:
+        """Lists ``members`` and the sets grown from it; False once past the budget."""
+        sets.append(members)
+        if len(sets) > cfg.partition_budget:
+            return False
+        if len(members) < 6:
             for k, nxt in enumerate(options):
-                if n > left:
-                    break
-                n += count(members + 1, [o for o in options[k + 1:] if o in near[nxt]],
-                           left - n)
-        return n
+                if not walk(members + [nxt], [o for o in options[k + 1:] if o in near[nxt]]):
+                    return False
+        return True
 
-    # NOTE: a group of more pip sets than the budget is split by its links: counted first,
-    # so that no set is fitted in vain (dame rims at 1024 px gave groups of thousands).
-    total = 0
     for k, first in enumerate(group):
-        total += count(1, [o for o in group[k + 1:] if o in near[first]],
-                       cfg.partition_budget - total)
-        if total > cfg.partition_budget:
+        if not walk([first], [o for o in group[k + 1:] if o in near[first]]):
             return []
-    budget = [cfg.partition_budget]
-
-    def grow(members: list[int], options: list[int]) -> None:
-        budget[0] -= 1
-        if budget[0] < 0:
-            return
-        if len(members) >= 2:
-            face = _fit_face(pips, members, cfg)
-            if face is not None:
-                found.append(face)
-        if len(members) == 6:
-            return
-        for k, nxt in enumerate(options):
-            grow(members + [nxt], [o for o in options[k + 1:] if o in near[nxt]])
-
-    for k, first in enumerate(group):
-        grow([first], [o for o in group[k + 1:] if o in near[first]])
-    if budget[0] < 0:
-        return []
+    found = [face for members in sets if len(members) >= 2
+             if (face := _fit_face(pips, members, cfg)) is not None]
     faces: list[_Face] = []
     used: set[int] = set()
     for face in sorted(found, key=lambda f: (-len(f.pips), f.misfit)):
