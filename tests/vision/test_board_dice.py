@@ -99,13 +99,15 @@ def test_dice_on_small_frames(session: str) -> None:
 Leaning = list[tuple[tuple[float, float], tuple[float, float], Scene, Any]]
 
 
-def _board(seed: int, g: BoardGeometry) -> tuple[np.random.Generator, BoardStyle, Camera,
-                                                 Calibration]:
-    """A 1640x1232 board of its own style and camera, calibrated; the rng to go on with."""
+def _board(seed: int, g: BoardGeometry, size: tuple[int, int] = (1640, 1232)
+           ) -> tuple[np.random.Generator, BoardStyle, Camera, Calibration]:
+    """A board of its own style and camera seen in frames of ``size``, calibrated; the rng to
+    go on with."""
+    w, h = size
     rng = np.random.default_rng(seed)
-    style, cam = BoardStyle.random(rng), Camera.random(rng, 1640, 1232, geometry=g)
+    style, cam = BoardStyle.random(rng), Camera.random(rng, w, h, geometry=g)
     ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(), seed=1,
-                       geometry=g)
+                       geometry=g, width=w, height=h)
     return rng, style, cam, calibrate_frame(ref.image, geometry=g)
 
 
@@ -212,16 +214,6 @@ def test_a_die_leaning_on_a_dame_is_cocked_from_a_smaller_tilt() -> None:
     assert caught >= alone + 2, f"{caught} of {len(boards)} caught ({alone} without the rule)"
 
 
-def _small_board(seed: int) -> tuple[np.random.Generator, BoardStyle, Camera, Calibration]:
-    """A 1024x768 board of its own style and camera, calibrated; the rng to go on with."""
-    g = BoardGeometry()
-    rng = np.random.default_rng(seed)
-    style, cam = BoardStyle.random(rng), Camera.random(rng, 1024, 768, geometry=g)
-    ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(), seed=1,
-                       geometry=g, width=1024, height=768)
-    return rng, style, cam, calibrate_frame(ref.image, geometry=g)
-
-
 def _faint(image: np.ndarray, center: tuple[float, float], half: int,
            keep: float) -> np.ndarray:
     """The frame with the pips around ``center`` (px) kept at ``keep`` of their depth: each
@@ -243,7 +235,7 @@ def test_a_die_whose_pips_the_search_misses_is_found_by_its_light_body() -> None
     # gives no place near it: the light patch of the die's body is looked at too.
     g = BoardGeometry()
     for seed in (903, 905, 907):
-        rng, style, cam, cal = _small_board(seed)
+        rng, style, cam, cal = _board(seed, g, (1024, 768))
         faint = (float(rng.uniform(150, 450)), float(rng.uniform(100, 200)))
         other = (float(rng.uniform(150, 450)), float(rng.uniform(330, 450)))
         scene = Scene(white={1: 15}, black={1: 15},
@@ -269,11 +261,8 @@ def test_light_patches_of_a_board_without_dice_are_no_dice(size: tuple[int, int]
                   black={1: 5, 4: 2, 6: 2, 9: 2, 10: 2, 12: 2})
     looked = 0
     for seed in range(910, 914):
-        rng = np.random.default_rng(seed)
-        style, cam = BoardStyle.random(rng), Camera.random(rng, w, h, geometry=g)
-        ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(),
-                           seed=1, geometry=g, width=w, height=h)
-        rec = Recognizer(calibrate_frame(ref.image, geometry=g))
+        _, style, cam, cal = _board(seed, g, size)
+        rec = Recognizer(cal)
         patches: list[tuple[float, float]] = []
         body = rec._body_candidates
 
