@@ -64,11 +64,14 @@ WIDTHS = (8, 16, 32, 64)
 a weights file may hold wider ones (its arrays say how wide, :func:`shapes` checks them)."""
 
 
-def shapes(widths: Sequence[int] = WIDTHS) -> dict[str, tuple[int, ...]]:
+def shapes(widths: Sequence[int] = WIDTHS, outputs: int = len(CLASSES)
+           ) -> dict[str, tuple[int, ...]]:
     """The shape of every array of a net of the given widths.
 
     Args:
         widths: channels of conv1, conv2, conv3 and units of the hidden layer.
+        outputs: how many classes the net tells apart (:data:`CLASSES` for the dice nets;
+            the stack net of :mod:`tablier.vision.recognizer` has two).
 
     Returns:
         The shapes by array name.
@@ -87,7 +90,7 @@ def shapes(widths: Sequence[int] = WIDTHS) -> dict[str, tuple[int, ...]]:
         "conv2_w": (c2, c1, 3, 3), "conv2_b": (c2,),
         "conv3_w": (c3, c2, 3, 3), "conv3_b": (c3,),
         "fc1_w": (hidden, c3 * (SIDE // 8) ** 2 + 2), "fc1_b": (hidden,),
-        "fc2_w": (len(CLASSES), hidden), "fc2_b": (len(CLASSES),),
+        "fc2_w": (outputs, hidden), "fc2_b": (outputs,),
     }
 
 
@@ -183,7 +186,8 @@ def crop_matrix(center: tuple[float, float], size: float, image_size: tuple[int,
 def crop_die(grey: NDArray[np.uint8], center: tuple[float, float], size: float, *,
              board_normal: Sequence[float] | None = None, focal: float = 0.85,
              angle: float = 0.0, flip: bool = False,
-             away: tuple[float, float] | None = None) -> NDArray[np.float32]:
+             away: tuple[float, float] | None = None,
+             window: float = WINDOW) -> NDArray[np.float32]:
     """The normalised SIDE x SIDE crop of one die, as the net takes it.
 
     Args:
@@ -195,6 +199,7 @@ def crop_die(grey: NDArray[np.uint8], center: tuple[float, float], size: float, 
         angle: turn of the crop, degrees (augmentation).
         flip: mirror the crop (augmentation).
         away: see :func:`crop_matrix`.
+        window: side of the crop window over ``size``.
 
     Returns:
         float32 SIDE x SIDE, zero mean and unit standard deviation (or all zero if flat).
@@ -206,13 +211,13 @@ def crop_die(grey: NDArray[np.uint8], center: tuple[float, float], size: float, 
         raise ValueError(f"grey must be an HxW uint8 array, got {grey.shape} {grey.dtype}")
     h, w = grey.shape
     mat = crop_matrix(center, size, (w, h), board_normal=board_normal, focal=focal,
-                      angle=angle, flip=flip, away=away)
+                      angle=angle, flip=flip, away=away, window=window)
     src = grey
     # NOTE: a bilinear warp that shrinks more than ~1.5x aliases the pips; shrink the
     # neighbourhood with area averaging first.
-    shrink = WINDOW * size / SIDE
+    shrink = window * size / SIDE
     if shrink > 1.5:
-        reach = WINDOW * size * 1.2
+        reach = window * size * 1.2
         x0, y0 = max(0, int(center[0] - reach)), max(0, int(center[1] - reach))
         x1, y1 = min(w, int(center[0] + reach) + 1), min(h, int(center[1] + reach) + 1)
         if x1 - x0 >= 2 and y1 - y0 >= 2:
@@ -286,11 +291,13 @@ def ray_lean(ray: Sequence[float]) -> tuple[tuple[float, float], float]:
 
 
 @functools.lru_cache(maxsize=4)
-def load_weights(path: Path = WEIGHTS) -> dict[str, NDArray[np.float32]]:
+def load_weights(path: Path = WEIGHTS, outputs: int = len(CLASSES)
+                 ) -> dict[str, NDArray[np.float32]]:
     """Load and check the net's weights (once per path).
 
     Args:
         path: the ``.npz`` file (default: the committed weights).
+        outputs: how many classes the net must have (see :func:`shapes`).
 
     Returns:
         The arrays by name, float32.
@@ -312,7 +319,7 @@ def load_weights(path: Path = WEIGHTS) -> dict[str, NDArray[np.float32]]:
     except IndexError:
         raise ValueError(f"dice net weights {path.name!r}: a layer's array is a scalar"
                          ) from None
-    for key, shape in shapes(widths).items():
+    for key, shape in shapes(widths, outputs).items():
         if key not in arrays:
             raise ValueError(f"dice net weights {path.name!r} lack the array {key!r}")
         if arrays[key].shape != shape:

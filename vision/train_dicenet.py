@@ -275,7 +275,7 @@ def make_crops(folder: Path, seeds: tuple[int, int], *, validation: bool,
     return crops.arrays()
 
 
-def _model(torch: Any, widths: Sequence[int]) -> Any:
+def _model(torch: Any, widths: Sequence[int], outputs: int = len(dicenet.CLASSES)) -> Any:
     nn = torch.nn
     c1, c2, c3, hidden = widths
 
@@ -286,7 +286,7 @@ def _model(torch: Any, widths: Sequence[int]) -> Any:
             self.conv2 = nn.Conv2d(c1, c2, 3, padding=1)
             self.conv3 = nn.Conv2d(c2, c3, 3, padding=1)
             self.fc1 = nn.Linear(c3 * (dicenet.SIDE // 8) ** 2 + 2, hidden)
-            self.fc2 = nn.Linear(hidden, len(dicenet.CLASSES))
+            self.fc2 = nn.Linear(hidden, outputs)
             self.drop = nn.Dropout(0.2)
 
         def forward(self, x: Any, extra: Any) -> Any:
@@ -308,7 +308,8 @@ def _export(model: Any) -> dict[str, NDArray[np.float32]]:
 def train(train_set: dict[str, NDArray[Any]], val_set: dict[str, NDArray[Any]], *,
           epochs: int, seed: int,
           widths: Sequence[int] = dicenet.WIDTHS,
-          threads: int = 1) -> dict[str, NDArray[np.float32]]:
+          threads: int = 1,
+          classes: Sequence[str] = dicenet.CLASSES) -> dict[str, NDArray[np.float32]]:
     """Train the net; keep the epoch with the lowest validation loss.
 
     Args:
@@ -318,6 +319,8 @@ def train(train_set: dict[str, NDArray[Any]], val_set: dict[str, NDArray[Any]], 
         seed: torch's seed.
         widths: channels of the three convolutions and units of the hidden layer.
         threads: torch's threads.
+        classes: the net's classes (labels are their indices); the rates of "cocked" on
+            rectified crops are printed only for :data:`dicenet.CLASSES`.
 
     Returns:
         The weights, as :func:`dicenet.load_weights` returns them.
@@ -328,15 +331,15 @@ def train(train_set: dict[str, NDArray[Any]], val_set: dict[str, NDArray[Any]], 
     torch: Any = importlib.import_module("torch")
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    dicenet.shapes(widths)  # refuses bad widths before any work
-    model = _model(torch, widths)
+    dicenet.shapes(widths, len(classes))  # refuses bad widths before any work
+    model = _model(torch, widths, len(classes))
     x = torch.from_numpy(train_set["x"].astype(np.float32))[:, None]
     y = torch.from_numpy(train_set["y"])
     extra = torch.from_numpy(train_set["extra"])
     vx = torch.from_numpy(val_set["x"].astype(np.float32))[:, None]
     vy = torch.from_numpy(val_set["y"])
     vextra = torch.from_numpy(val_set["extra"])
-    counts = np.bincount(train_set["y"], minlength=len(dicenet.CLASSES)).astype(np.float64)
+    counts = np.bincount(train_set["y"], minlength=len(classes)).astype(np.float64)
     weight = torch.tensor((counts.sum() / np.maximum(counts, 1) / len(counts)) ** 0.5,
                           dtype=torch.float32)
     loss_fn = torch.nn.CrossEntropyLoss(weight=weight)
@@ -376,11 +379,13 @@ def train(train_set: dict[str, NDArray[Any]], val_set: dict[str, NDArray[Any]], 
             acc = float((pred == vy).float().mean())
         per_class = " ".join(
             f"{name}:{float((pred[vy == c] == c).float().mean()) if (vy == c).any() else 0:.3f}"
-            for c, name in enumerate(dicenet.CLASSES))
-        rect = (vy == dicenet.COCKED) & (vextra[:, 0] == 1)
-        cocked_rect = float((pred[rect] == dicenet.COCKED).float().mean()) if rect.any() else 0
+            for c, name in enumerate(classes))
+        if tuple(classes) == dicenet.CLASSES:
+            rect = (vy == dicenet.COCKED) & (vextra[:, 0] == 1)
+            rate = float((pred[rect] == dicenet.COCKED).float().mean()) if rect.any() else 0
+            per_class += f" cocked rectified:{rate:.3f}"
         print(f"epoch {epoch + 1:2d}  train loss {total / len(x):.4f}  val loss {vloss:.4f}  "
-              f"val acc {100 * acc:.2f}%  [{per_class} cocked rectified:{cocked_rect:.3f}]  "
+              f"val acc {100 * acc:.2f}%  [{per_class}]  "
               f"{time.perf_counter() - start:.0f} s", flush=True)
         if best is None or vloss < best[0]:
             best = (vloss, _export(model))
