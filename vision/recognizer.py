@@ -23,6 +23,7 @@ import numpy.typing as npt
 from tablier.calibration.calibration import Calibration
 from tablier.calibration.geometry import white_field
 from tablier.engine import Color, Dice
+from tablier.vision import dicenet
 from tablier.vision.board import (
     CAMERA_FOCAL,
     BoardQuad,
@@ -394,6 +395,25 @@ seed 5074 (taken at 0.99: less extreme, should the net be less sure on other boa
 2,121 at 0.99, 2,110 never undone."""
 
 
+STACK_NET = Path(__file__).with_name("stacknet.npz")
+"""The stack net's weights: the dice net's architecture with two classes (``STACK_CLASSES``),
+taught on rendered tuning boards to tell a die resting on the other from a lone die
+(``python -m tablier.vision.train_stacknet``, see docs/vision.md)."""
+
+STACK_CLASSES = ("lone", "stacked")
+"""The stack net's outputs, in order."""
+
+STACK_WINDOW = 2.6
+"""Side of the stack net's crop, in dice: wide enough for the die below, which shows beside
+the top die's side faces, toward the camera."""
+
+STACK_SCALE = 3.0
+"""Pixels per millimetre of the straightened view the stack net's crop is drawn from."""
+
+STACK_THRESHOLD = 0.5
+"""Least probability of ``"stacked"`` for the one die seen to be called a die resting on the
+other (both then reported as one sighting, value None, reason ``"on_die"``)."""
+
 BOARD_NET_COCKED_FINE = 0.3
 """Least probability of the board net's cocked class for it to call a die of at least
 ``FINE_DIE_PX`` camera pixels cocked even where it finds a value likelier (elsewhere, and for
@@ -448,7 +468,7 @@ class Recognizer:
                  die_sizes: tuple[float, float] = (0.5, 1.5),
                  camera_focal: float = CAMERA_FOCAL,
                  cocked_contact: float = math.inf, dice_net: bool = True,
-                 dice_bodies: bool = True) -> None:
+                 dice_bodies: bool = True, stack_net: bool = True) -> None:
         """Derive the probes and load the dice reader.
 
         Args:
@@ -497,6 +517,9 @@ class Recognizer:
             dice_bodies: once every place where pips gather is looked at and fewer than
                 ``dice_count`` dice are read, look at the light patches of a die's size too
                 (a blurred die whose pips are too faint for the pip search).
+            stack_net: when a frame shows one die alone, and reads it, ask the stack net
+                (``STACK_NET``) whether it rests on the other; at ``STACK_THRESHOLD`` or surer it is reported
+                as a bad throw (reason ``"on_die"``). Not used with ``dice_reader``.
 
         Raises:
             CalibrationError: if the calibration does not fit this tablier (stale).
@@ -522,6 +545,7 @@ class Recognizer:
         self._cand_body = candidate_body
         self._dice_count = dice_count
         self._dice_bodies = dice_bodies
+        self._stack_net = stack_net and dice_reader is None
         g = calibration.geometry
         self._die_mm = (die_sizes[0] * g.die_size, die_sizes[1] * g.die_size)
         """Least and largest size of a die sighting, mm."""
@@ -816,6 +840,40 @@ class Recognizer:
             return tuple(readings)
         return tuple(out)
 
+    def stack_crop(self, image: Image, quad: BoardQuad, center: tuple[float, float],
+                   eye: tuple[float, float, float]) -> tuple[npt.NDArray[np.float32], float]:
+        """The stack net's crop around a die seen at ``center`` (mm), and its ray's lean.
+
+        The crop spans ``STACK_WINDOW`` dice of the straightened surface, turned so that the
+        die's side faces (and a die below it) lie toward its top, as the board net's crops.
+        ``eye`` is :meth:`_camera_place`'s point below the camera and height.
+        """
+        g = self.calibration.geometry
+        die = g.die_size * STACK_SCALE
+        size = math.ceil(STACK_WINDOW * die * 1.5)
+        view = self._dice_view(image, quad, center, STACK_SCALE, size)
+        grey = np.asarray(cv2.cvtColor(view, cv2.COLOR_RGB2GRAY), np.uint8)
+        ray = (eye[0] - center[0], eye[1] - center[1], eye[2] - g.die_size / 2)
+        away, tilt = dicenet.ray_lean(ray)
+        crop = dicenet.crop_die(grey, (size / 2, size / 2), die, away=away, window=STACK_WINDOW)
+        return crop, tilt
+
+    def _stacked(self, image: Image, quad: BoardQuad, die: DieSighting
+                 ) -> tuple[DieSighting, ...]:
+        """The one die seen, or a bad throw when the stack net finds it resting on the other."""
+        eye = self._camera_place(quad)
+        if eye is None:
+            return (die,)
+        crop, tilt = self.stack_crop(image, quad, die.center_mm, eye)
+        weights = dicenet.load_weights(STACK_NET, len(STACK_CLASSES))
+        p = float(dicenet.forward(crop[None], np.array([[1.0, tilt]], np.float32),
+                                  weights=weights)[0, 1])
+        if p < STACK_THRESHOLD:
+            return (die,)
+        # NOTE: the die below is hidden: one sighting stands for both, and the throw is bad
+        return (dataclasses.replace(die, value=None, reason="on_die", confidence=round(p, 3),
+                                    tilt=None),)
+
     def _native(self, quad: BoardQuad) -> float:
         """Camera pixels per board millimetre, along the board's top edge."""
         g = self.calibration.geometry
@@ -906,6 +964,9 @@ class Recognizer:
         marks: MarksReading | None = None
         if not occlusion.occluded:
             dice = self._read_dice(frame, surface, rect, gain)
+            if self._stack_net and len(dice) == 1 and dice[0].value is not None:
+                # NOTE: a die judged cocked is a bad throw already, and keeps its reason
+                dice = self._stacked(frame, surface, dice[0])
             t = lap("dice", t)
             dice_px = [np.array(d.center_mm) * cfg.layout.scale for d in dice]
             counts = count_checkers(cfg, rect, gain=gain, dice_px=dice_px)

@@ -1,0 +1,115 @@
+"""The stack net: a die resting on the other is a bad throw (rendered boards).
+
+The boards here are drawn from seeds of their own (930-969), which no set the net learnt from
+or was chosen on uses; the floors are below what the net reached on them when written
+(docs/vision.md, sixteenth round, has the measured figures).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from tablier.vision import dicenet
+from tablier.vision import recognizer as rec_mod
+from tablier.vision.recognizer import Recognizer
+from tablier.vision.render import BoardGeometry, DieSpec, Scene, render_frame
+from tablier.vision.train_stacknet import LONE, STACKED, _label
+
+from tests.vision.test_board_dice import _board
+
+SIZES = [(1024, 768), (1640, 1232)]
+
+
+def _throws(size: tuple[int, int], seeds: range, *, stacked: bool
+            ) -> list[tuple[tuple[float, float], int, tuple[Recognizer, Recognizer], np.ndarray]]:
+    """Boards, each with a die resting on the other (or one die alone): (where the top die
+    lies, its value, the recogniser with and without the stack net, the frame)."""
+    g = BoardGeometry()
+    w, h = size
+    x0, y0, x1, y1 = g.surface
+    out = []
+    for seed in seeds:
+        rng, style, cam, cal = _board(seed, g, size)
+        at = (float(rng.uniform(x0 + 40, x1 - 40)), float(rng.uniform(y0 + 40, y1 - 40)))
+        if abs(at[0] - g.bridge_x) < 30:
+            at = (at[0] + 60, at[1])
+        top = int(rng.integers(1, 7))
+        if stacked:
+            shift = rng.uniform(-g.die_size / 3, g.die_size / 3, 2)
+            on = (at[0] + float(shift[0]), at[1] + float(shift[1]))
+            dice = (DieSpec(int(rng.integers(1, 7)), at, float(rng.uniform(0, 90))),
+                    DieSpec(top, on, float(rng.uniform(0, 90)), on_die=True))
+        else:
+            dice = (DieSpec(top, at, float(rng.uniform(0, 90))),)
+        scene = Scene(white={1: 15}, black={1: 15}, dice=dice)
+        frame = render_frame(scene, style=style, camera=cam, seed=seed, geometry=g,
+                             width=w, height=h)
+        place = frame.truth["dice"][-1]["center_mm"]
+        out.append(((float(place[0]), float(place[1])), top,
+                    (Recognizer(cal), Recognizer(cal, stack_net=False)), frame.image))
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_die_resting_on_the_other_is_a_bad_throw(size: tuple[int, int]) -> None:
+    bad = {True: 0, False: 0}
+    on_die = 0
+    throws = _throws(size, range(930, 942), stacked=True)
+    for place, _, recs, image in throws:
+        for net, rec in zip((True, False), recs, strict=True):
+            dice = rec.recognize(image).dice
+            near = [d for d in dice if math.dist(d.center_mm, place) < 12]
+            bad[net] += len(dice) == 1 and len(near) == 1 and dice[0].value is None
+            on_die += net and any(d.reason == "on_die" for d in dice)
+    # without the stack net most stacks show one die read (a throw half seen), and those
+    # judged cocked are bad throws already
+    assert bad[False] <= 5, f"{bad[False]} of {len(throws)} bad without the stack net"
+    assert bad[True] >= 10, f"{bad[True]} of {len(throws)} stacks called a bad throw"
+    assert on_die >= 7, f"{on_die} called on_die"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_lone_die_is_not_called_stacked(size: tuple[int, int]) -> None:
+    throws = _throws(size, range(950, 962), stacked=False)
+    read = 0
+    for place, value, (rec, _), image in throws:
+        dice = rec.recognize(image).dice
+        assert not any(d.reason == "on_die" for d in dice), f"{dice}"
+        read += [(d.value, math.dist(d.center_mm, place) < 8) for d in dice] == [(value, True)]
+    assert read >= len(throws) - 1, f"{read} of {len(throws)} lone dice read"
+
+
+def test_two_dice_apart_are_not_asked_about() -> None:
+    # the stack net is asked only when one die is read alone
+    g = BoardGeometry()
+    _, style, cam, cal = _board(970, g)
+    scene = Scene(white={1: 15}, black={1: 15},
+                  dice=(DieSpec(3, (200.0, 150.0), 10.0), DieSpec(5, (420.0, 330.0), 50.0)))
+    frame = render_frame(scene, style=style, camera=cam, seed=970, geometry=g)
+    rec = Recognizer(cal)
+    asked: list[object] = []
+
+    def never(*args: object) -> object:
+        asked.append(args)
+        raise AssertionError("asked")
+
+    rec._stacked = never  # type: ignore[method-assign]
+    assert sorted(d.value or 0 for d in rec.recognize(frame.image).dice) == [3, 5]
+    assert asked == []
+
+
+def test_stack_net_weights_load_with_two_classes() -> None:
+    assert rec_mod.STACK_NET.stat().st_size < 1_000_000
+    weights = dicenet.load_weights(rec_mod.STACK_NET, len(rec_mod.STACK_CLASSES))
+    assert weights["fc2_w"].shape[0] == 2
+    with pytest.raises(ValueError, match="fc2_w"):
+        dicenet.load_weights(rec_mod.STACK_NET)  # not a dice net: its nine classes are wanted
+
+
+def test_stack_training_labels_come_from_the_truth() -> None:
+    assert _label({"value": None, "reason": "on_die"}) == STACKED
+    assert _label({"value": 4, "reason": None}) == LONE
+    assert _label({"value": None, "reason": "cocked"}) == LONE
+    assert _label({"value": None, "reason": "out_of_view"}) is None

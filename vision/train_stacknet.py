@@ -1,0 +1,201 @@
+r"""Teach the stack net to tell a die resting on the other from a lone die (needs torch).
+
+When a frame shows one die alone, the recogniser (:class:`tablier.vision.recognizer.Recognizer`)
+asks the stack net whether it rests on the other die: seen from above, the die below hides
+under the top one but for its corners and its side faces, which show beside the top die's
+own toward the camera. The net is the dice net's architecture (:mod:`dicenet`) with two
+classes (``STACK_CLASSES``), fed a crop ``STACK_WINDOW`` dice wide around the die
+(:meth:`Recognizer.stack_crop`), turned so that the side faces lie toward its top, and the
+ray's lean. This writes ``vision/stacknet.npz``.
+
+Data: rendered board sets (``tablier render``) of **tuning** seeds only, some rendered with
+``--on-die``; one session of each set (``--val-session``, default ``s07``) validates, the rest
+trains. Each frame is read by the recogniser without the stack net; its crops:
+
+* each die it reports within 8 mm of a true die: ``stacked`` when that die rests on the other
+  or carries one (truth reason ``"on_die"``), else ``lone``; once as reported, once moved by up
+  to a tenth of a die;
+* each true die, moved so: the top die of a stack three times, a lone die once.
+
+The committed ``vision/stacknet.npz`` (sixteenth round) was trained with 12 epochs and
+``--seed 1`` (the epoch of least validation loss kept, about 80 s on one core once the crops
+are cached) on these tuning sets of 8 sessions of 50 frames: with stacks, rendered by
+``tablier render out/tN --seed N --sessions 8 --frames 50 --occluders 0`` and
+
+* ``--on-die 1 --by-rail 0.3 --on-dames 0.3``: 5093 and 5097 (1640x1232), 5094 and 5098
+  (1024x768);
+* ``--on-die 1 --by-rail 0.3``: 5095 (1640x1232), 5096 (1024x768);
+* lone dice only, the board net's sets, rendered as :mod:`train_boardnet` says: 5066,
+  5067, 5068 and 5071 (1024x768), 5063, 5064, 5056, 5073, 5082 and 5083 (1640x1232).
+
+    pip install -e '.[train]'
+    python -m tablier.vision.train_stacknet out/sn --weights vision/stacknet.npz \
+        out/t50{93,94,95,96,97,98,66,67,63,56,64,71,73,82,83,68}
+
+The crops of each set are cached in the work folder (``stack_<set folder>_s<seed>_<validation
+session>.npz``), so keep the set folders' names.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from tablier.calibration.calibration import Calibration
+from tablier.vision import dicenet, train_dicenet
+from tablier.vision.board import BoardQuad
+from tablier.vision.evaluate import frames, sessions
+from tablier.vision.imageio import read_image
+from tablier.vision.recognizer import STACK_CLASSES, STACK_NET, DieSighting, Recognizer
+
+MATCH_MM = 8.0
+"""A die the recogniser reports within this many millimetres of a true die is that die."""
+
+LONE, STACKED = 0, 1
+
+
+class _Watcher(Recognizer):
+    """The recogniser without the stack net, keeping the surface's placement of each frame."""
+
+    def __init__(self, calibration: Calibration) -> None:
+        super().__init__(calibration, stack_net=False)
+        self.quad: BoardQuad | None = None
+
+    def _read_dice(self, image: Any, quad: BoardQuad, rect: Any, gain: Any
+                   ) -> tuple[DieSighting, ...]:
+        self.quad = quad
+        return super()._read_dice(image, quad, rect, gain)
+
+
+class _Crops:
+    def __init__(self) -> None:
+        self.x: list[NDArray[np.float16]] = []
+        self.y: list[int] = []
+        self.extra: list[tuple[float, float]] = []
+
+    def arrays(self) -> dict[str, NDArray[Any]]:
+        return {"x": np.array(self.x, np.float16).reshape(-1, dicenet.SIDE, dicenet.SIDE),
+                "y": np.array(self.y, np.int64),
+                "extra": np.array(self.extra, np.float32).reshape(-1, 2)}
+
+
+def _label(die: dict[str, Any]) -> int | None:
+    if die.get("reason") == "on_die":
+        return STACKED
+    if die.get("value") is not None or die.get("reason") == "cocked":
+        return LONE
+    return None
+
+
+def _frame_crops(crops: _Crops, watcher: _Watcher, image: Any, found: Sequence[DieSighting],
+                 truth: Sequence[dict[str, Any]], rng: np.random.Generator) -> None:
+    quad = watcher.quad
+    eye = None if quad is None else watcher._camera_place(quad)
+    if quad is None or eye is None:
+        return
+    die_mm = watcher.calibration.geometry.die_size
+
+    def add(center: Sequence[float], label: int, jitter: bool) -> None:
+        c = (float(center[0]), float(center[1]))
+        if jitter:
+            c = (c[0] + float(rng.uniform(-0.1, 0.1)) * die_mm,
+                 c[1] + float(rng.uniform(-0.1, 0.1)) * die_mm)
+        crop, tilt = watcher.stack_crop(image, quad, c, eye)
+        crops.x.append(crop.astype(np.float16))
+        crops.y.append(label)
+        crops.extra.append((1.0, tilt))
+
+    for d in found:
+        near = [t for t in truth if math.dist(t["center_mm"], d.center_mm) < MATCH_MM]
+        label = _label(near[0]) if near else None
+        if label is not None:
+            add(d.center_mm, label, False)
+            add(d.center_mm, label, True)
+    stacked = [t for t in truth if t.get("reason") == "on_die"]
+    if stacked:
+        # NOTE: the renderer lists the die below first; its top face is hidden
+        for _ in range(3):
+            add(stacked[-1]["center_mm"], STACKED, True)
+        return
+    for t in truth:
+        label = _label(t)
+        if label is not None:
+            add(t["center_mm"], label, True)
+
+
+def gather(root: Path, val_session: str, seed: int
+           ) -> tuple[dict[str, NDArray[Any]], dict[str, NDArray[Any]]]:
+    """Read every frame of a set and return its training and validation crops."""
+    rng = np.random.default_rng([seed, zlib.crc32(root.name.encode())])
+    parts = {"train": _Crops(), "val": _Crops()}
+    start = time.perf_counter()
+    count = 0
+    for session in sessions(root):
+        watcher = _Watcher(Calibration.load(session / "calibration.json"))
+        crops = parts["val" if session.name == val_session else "train"]
+        for image_path, truth_path in frames(session):
+            truth = json.loads(truth_path.read_text())
+            if truth.get("occluded"):
+                continue
+            image = read_image(image_path)
+            watcher.quad = None
+            obs = watcher.recognize(image)
+            _frame_crops(crops, watcher, image, obs.dice, truth["dice"], rng)
+            count += 1
+    print(f"{root}: {count} frames, {time.perf_counter() - start:.0f} s; crops: "
+          f"train {len(parts['train'].y)}, validation {len(parts['val'].y)}", flush=True)
+    return parts["train"].arrays(), parts["val"].arrays()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tablier.vision.train_stacknet",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=Path, help="folder for the crops")
+    parser.add_argument("sets", type=Path, nargs="+", help="rendered TUNING board sets")
+    parser.add_argument("--val-session", default="s07")
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--weights", type=Path, default=STACK_NET)
+    parser.add_argument("--threads", type=int, default=1, help="torch's threads (default 1)")
+    args = parser.parse_args(argv)
+    names = [root.name for root in args.sets]
+    if len(set(names)) != len(names):
+        parser.error("two sets share a folder name (each set's crops are cached by it)")
+    args.out.mkdir(parents=True, exist_ok=True)
+    train_parts: list[dict[str, NDArray[Any]]] = []
+    val_parts: list[dict[str, NDArray[Any]]] = []
+    for root in args.sets:
+        cache = args.out / f"stack_{root.name}_s{args.seed}_{args.val_session}.npz"
+        if cache.exists():
+            with np.load(cache) as data:
+                one = ({k[6:]: data[k] for k in data.files if k.startswith("train_")},
+                       {k[4:]: data[k] for k in data.files if k.startswith("val_")})
+            print(f"crops of {root.name} from {cache}", flush=True)
+        else:
+            one = gather(root, args.val_session, args.seed)
+            arrays = {f"train_{k}": v for k, v in one[0].items()}
+            arrays.update({f"val_{k}": v for k, v in one[1].items()})
+            np.savez_compressed(cache, allow_pickle=False, **arrays)
+        train_parts.append(one[0])
+        val_parts.append(one[1])
+    train_set = {k: np.concatenate([p[k] for p in train_parts]) for k in train_parts[0]}
+    val_set = {k: np.concatenate([p[k] for p in val_parts]) for k in val_parts[0]}
+    print("train", np.bincount(train_set["y"], minlength=len(STACK_CLASSES)).tolist(),
+          "validation", np.bincount(val_set["y"], minlength=len(STACK_CLASSES)).tolist())
+    weights = train_dicenet.train(train_set, val_set, epochs=args.epochs, seed=args.seed,
+                                  threads=max(1, args.threads), classes=STACK_CLASSES)
+    np.savez_compressed(args.weights, allow_pickle=False, **weights)
+    print(f"wrote {args.weights}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
