@@ -639,7 +639,9 @@ class Session:
                         "text": text})
             return out, None
         if isinstance(event, RerollSeen):
-            text = f"bad throw ({event.reason}): throw again"
+            text = {"on_die": "one die rests on the other: throw again",
+                    "off_board": "a die is off the playing surface: throw again",
+                    }.get(event.reason, f"bad throw ({event.reason}): throw again")
             if event.reason == "cocked":
                 # WR "Dice throws": an inclined die resting on a man or the rail is good if
                 # both players accept it, or if a witness die laid on it does not slide off.

@@ -298,3 +298,18 @@ def test_a_cocked_die_the_players_accept_is_called_by_hand(tmp_path: Path,
     assert verdict.exact, verdict.text()
     resumed, _ = Session.resume(tmp_path / "m.jsonl")
     assert resumed.game.score == session.game.score
+
+
+def test_a_die_resting_on_the_other_is_told_as_such(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    views, truth = simulate_match(seed=9, throws=5, pile=15)
+    second = tuple(truth[1]["dice"])
+    where = next(v.dice_at for i, v in enumerate(views)
+                 if v.dice == second and i > 3 * 4 and v.dice_at)
+    # the second throw lands one die on the other: one die seen, the throw bad
+    views = [replace(v, dice=None, dice_seen=1, bad_throw="on_die") if v.dice_at == where
+             else v for v in views]
+    session = Session.start(tmp_path / "m.jsonl", MatchInfo())
+    told = [e["text"] for v in views for e in session.step(v) if e["kind"] == "reroll"]
+    assert told and told[0] == "one die rests on the other: throw again"
