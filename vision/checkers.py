@@ -71,6 +71,11 @@ class FieldCounts:
                 if r.color is color and r.visible > 0}
 
 
+RAIL_DARK = 8.0
+"""A channel of the rails darker than this (grey levels, on the reference frame or now) says
+nothing of the light: its gain is that of the other channels (their geometric mean)."""
+
+
 def light_gain(cfg: VisionConfig, flat: Image) -> F32:
     """Per-channel gain that brings this frame's light back to the reference frame's.
 
@@ -86,7 +91,14 @@ def light_gain(cfg: VisionConfig, flat: Image) -> F32:
     """
     now = np.median(cfg.layout.rail.means(flat), axis=0)
     ref = np.array(cfg.calibration.profile.rail, np.float32)
-    return np.asarray(np.clip(ref / np.maximum(now, 1.0), 0.25, 4.0), np.float32)
+    gain = ref / np.maximum(now, 1.0)
+    seen = (ref >= RAIL_DARK) & (now >= RAIL_DARK)
+    if not seen.all():
+        # NOTE: a red rail may have no blue at all: 0.2 grey levels on the reference frame and
+        # 0.9 now made a gain of 0.25 that turned the navy points of measuring seed 8200's
+        # board (session s00) as dark as its brown dames.
+        gain[~seen] = float(np.exp(np.log(gain[seen]).mean())) if seen.any() else 1.0
+    return np.asarray(np.clip(gain, 0.25, 4.0), np.float32)
 
 
 def count_checkers(cfg: VisionConfig, rectified: Image, *, gain: F32 | None = None,

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 from tablier.calibration.calibration import Calibration
+from tablier.calibration.flow import calibrate_frame
 from tablier.vision.board import VisionConfig, locate_board, rectify
-from tablier.vision.checkers import FieldReading, count_checkers
+from tablier.vision.checkers import FieldReading, count_checkers, light_gain
 from tablier.vision.imageio import read_image
+from tablier.vision.render import BoardGeometry, BoardStyle, Camera, Lighting, Scene, render_frame
 
 # the small session's first frame (seed 7, 640x480): White 3 on field 4 and 1 on field 7,
 # field 5 empty (checked below against the frame's truth)
@@ -108,3 +112,33 @@ def test_a_slot_a_die_touches_is_read_by_its_ring(
     assert (r.color, r.visible) == (None, 0)
     # the first slot has no slot nearer the base: the row cannot say, only the ring did
     assert not r.covered
+
+
+def test_a_rail_with_no_blue_leaves_the_light_gain_of_blue_alone() -> None:
+    # A red rail reflects no blue: its blue channel (0-1 grey levels) says nothing of the
+    # light, and a gain drawn from it turned navy points as dark as brown dames.
+    g = BoardGeometry()
+    rng = np.random.default_rng(8)
+    style = dataclasses.replace(BoardStyle.random(rng), rail=(110, 32, 0),
+                                fields=((38, 30, 118), (200, 160, 100)),
+                                black=(62, 40, 28), surface=(120, 62, 25))
+    cam = Camera.random(rng, 1024, 768, geometry=g)
+    ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(), seed=1,
+                       geometry=g, width=1024, height=768)
+    cfg = VisionConfig.from_calibration(calibrate_frame(ref.image, geometry=g))
+    scene = Scene(white={1: 12, 6: 3}, black={1: 11, 6: 2, 8: 2})
+    wrong = 0
+    for seed in range(4):
+        # sensor noise, clipped at black, lifts the rail's blue from about 0.2 to about 1
+        light = Lighting(intensity=0.8 + 0.1 * seed, noise=5.0)
+        frame = render_frame(scene, style=style, camera=cam, lighting=light, seed=seed,
+                             geometry=g, width=1024, height=768)
+        rect = rectify(cfg, frame.image, locate_board(cfg, frame.image))
+        gain = light_gain(cfg, rect.reshape(-1, 3))
+        assert math.isclose(gain[2], math.sqrt(gain[0] * gain[1]), rel_tol=1e-4)
+        seen = {r.field: r for r in count_checkers(cfg, rect, gain=gain).fields}
+        for t in frame.truth["fields"]:
+            r = seen[t["field"]]
+            wrong += ((r.color.value if r.color else None), r.visible) != (t["color"],
+                                                                          t["visible"])
+    assert wrong == 0, f"{wrong} of 96 fields read wrong"
