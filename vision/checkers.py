@@ -72,8 +72,9 @@ class FieldCounts:
 
 
 RAIL_DARK = 8.0
-"""A channel of the rails darker than this (grey levels, on the reference frame or now) says
-nothing of the light: its gain is that of the other channels (their geometric mean)."""
+"""A channel of the rails darker than this on the reference frame (grey levels: a board's rail
+that hardly reflects it) says nothing of the light: its gain is that of the other channels
+(their geometric mean)."""
 
 
 def light_gain(cfg: VisionConfig, flat: Image) -> F32:
@@ -92,7 +93,7 @@ def light_gain(cfg: VisionConfig, flat: Image) -> F32:
     now = np.median(cfg.layout.rail.means(flat), axis=0)
     ref = np.array(cfg.calibration.profile.rail, np.float32)
     gain = ref / np.maximum(now, 1.0)
-    seen = (ref >= RAIL_DARK) & (now >= RAIL_DARK)
+    seen = ref >= RAIL_DARK
     if not seen.all():
         # NOTE: a red rail may have no blue at all: 0.2 grey levels on the reference frame and
         # 0.9 now made a gain of 0.25 that turned the navy points of measuring seed 8200's

@@ -38,7 +38,11 @@ the crops are cached), on these tuning sets, each 8 sessions of 50 frames render
     python -m tablier.vision.train_boardnet out/bn --seed 2 --weights vision/boardnet.npz \
         out/t50{65,66,67,68,71,63,64,56,41,61,73,82,83}
 
-A set's crops are drawn from its folder's name, so keep the names ``tN``. The net of the
+A set's crops are drawn from its folder's name, so keep the names ``tN``. The committed net's
+crops were drawn before the sixteenth round's light-gain mend (``checkers.RAIL_DARK``): since
+then session s05 of 5056, whose rail has almost no blue, gives other dice candidates (4,839
+training crops of 5056 instead of 4,813). To rebuild the net byte for byte, draw 5056's crops
+at commit 9f58c32 (checked: the same crops as the cache they were trained from). The net of the
 twelfth and thirteenth rounds was trained without 5082 and 5083, with seed 1, on crops drawn
 by commit 48f79e6's script (``docs/vision.md``, fourteenth round, compares the two).
 

@@ -33,7 +33,11 @@ are cached) on these tuning sets of 8 sessions of 50 frames: with stacks, render
         out/t50{93,94,95,96,97,98,66,67,63,56,64,71,73,82,83,68}
 
 The crops of each set are cached in the work folder (``stack_<set folder>_s<seed>_<validation
-session>.npz``), so keep the set folders' names.
+session>.npz``), so keep the set folders' names. The committed net's crops of 5056 were drawn
+before the light-gain mend (``checkers.RAIL_DARK``, the same round): its session s05, whose
+rail has almost no blue, now gives 1,946 training crops instead of 1,940. Drawn at commit
+9f58c32 they are the same crops, and the command above then rebuilds the committed weights
+byte for byte (checked).
 """
 
 from __future__ import annotations
