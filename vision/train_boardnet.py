@@ -60,7 +60,7 @@ import json
 import math
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -220,20 +220,27 @@ def cache_name(root: Path, seed: int, val_session: str) -> str:
     return f"crops_{root.name}_s{seed}_{val_session}.npz"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tablier.vision.train_boardnet",
-                                     description=__doc__.split("\n\n")[0])
+def sets_parser(prog: str, doc: str, *, epochs: int, weights: Path) -> argparse.ArgumentParser:
+    """The arguments of a net taught on rendered board sets: the work folder, the sets,
+    ``--val-session``, ``--epochs``, ``--seed``, ``--weights`` and ``--threads``."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="folder for the crops")
     parser.add_argument("sets", type=Path, nargs="+", help="rendered TUNING board sets")
     parser.add_argument("--val-session", default="s07")
-    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--epochs", type=int, default=epochs)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--weights", type=Path, default=BOARD_NET)
-    parser.add_argument("--widths", type=train_dicenet.widths_arg, default=dicenet.WIDTHS,
-                        help="channels of the three convolutions and hidden units "
-                             "(default 8,16,32,64)")
+    parser.add_argument("--weights", type=Path, default=weights)
     parser.add_argument("--threads", type=int, default=1, help="torch's threads (default 1)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+Parts = tuple[dict[str, NDArray[Any]], dict[str, NDArray[Any]]]
+
+
+def cached_crops(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                 cache_of: Callable[[Path], str], gather_one: Callable[[Path], Parts]) -> Parts:
+    """Every set's training and validation crops, each set's read from its cache in
+    ``args.out`` (named by ``cache_of``) or gathered (``gather_one``) and cached, joined."""
     names = [root.name for root in args.sets]
     if len(set(names)) != len(names):
         parser.error("two sets share a folder name (each set's crops are cached by it)")
@@ -242,21 +249,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     val_parts: list[dict[str, NDArray[Any]]] = []
     for root in args.sets:
         # NOTE: crops are cached per set: adding a set does not read the others again.
-        cache = args.out / cache_name(root, args.seed, args.val_session)
+        cache = args.out / cache_of(root)
         if cache.exists():
             with np.load(cache) as data:
                 one = ({k[6:]: data[k] for k in data.files if k.startswith("train_")},
                        {k[4:]: data[k] for k in data.files if k.startswith("val_")})
             print(f"crops of {root.name} from {cache}", flush=True)
         else:
-            one = gather([root], args.val_session, args.seed)
+            one = gather_one(root)
             arrays = {f"train_{k}": v for k, v in one[0].items()}
             arrays.update({f"val_{k}": v for k, v in one[1].items()})
             np.savez_compressed(cache, allow_pickle=False, **arrays)
         train_parts.append(one[0])
         val_parts.append(one[1])
-    train_set = {k: np.concatenate([p[k] for p in train_parts]) for k in train_parts[0]}
-    val_set = {k: np.concatenate([p[k] for p in val_parts]) for k in val_parts[0]}
+    if not sum(len(part["y"]) for part in val_parts):
+        parser.error(f"no validation crops: no set has a session {args.val_session!r} "
+                     "(--val-session)")
+    return ({k: np.concatenate([p[k] for p in train_parts]) for k in train_parts[0]},
+            {k: np.concatenate([p[k] for p in val_parts]) for k in val_parts[0]})
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = sets_parser("python -m tablier.vision.train_boardnet", __doc__, epochs=14,
+                         weights=BOARD_NET)
+    parser.add_argument("--widths", type=train_dicenet.widths_arg, default=dicenet.WIDTHS,
+                        help="channels of the three convolutions and hidden units "
+                             "(default 8,16,32,64)")
+    args = parser.parse_args(argv)
+    train_set, val_set = cached_crops(
+        parser, args, lambda root: cache_name(root, args.seed, args.val_session),
+        lambda root: gather([root], args.val_session, args.seed))
     print("train", np.bincount(train_set["y"], minlength=len(dicenet.CLASSES)).tolist(),
           "validation", np.bincount(val_set["y"], minlength=len(dicenet.CLASSES)).tolist())
     weights = train_dicenet.train(train_set, val_set, epochs=args.epochs, seed=args.seed,

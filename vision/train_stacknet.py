@@ -42,7 +42,6 @@ byte for byte (checked).
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import time
@@ -54,7 +53,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from tablier.calibration.calibration import Calibration
-from tablier.vision import dicenet, train_dicenet
+from tablier.vision import dicenet, train_boardnet, train_dicenet
 from tablier.vision.board import BoardQuad
 from tablier.vision.evaluate import frames, sessions
 from tablier.vision.imageio import read_image
@@ -160,38 +159,12 @@ def gather(root: Path, val_session: str, seed: int
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tablier.vision.train_stacknet",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", type=Path, help="folder for the crops")
-    parser.add_argument("sets", type=Path, nargs="+", help="rendered TUNING board sets")
-    parser.add_argument("--val-session", default="s07")
-    parser.add_argument("--epochs", type=int, default=12)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--weights", type=Path, default=STACK_NET)
-    parser.add_argument("--threads", type=int, default=1, help="torch's threads (default 1)")
+    parser = train_boardnet.sets_parser("python -m tablier.vision.train_stacknet", __doc__,
+                                        epochs=12, weights=STACK_NET)
     args = parser.parse_args(argv)
-    names = [root.name for root in args.sets]
-    if len(set(names)) != len(names):
-        parser.error("two sets share a folder name (each set's crops are cached by it)")
-    args.out.mkdir(parents=True, exist_ok=True)
-    train_parts: list[dict[str, NDArray[Any]]] = []
-    val_parts: list[dict[str, NDArray[Any]]] = []
-    for root in args.sets:
-        cache = args.out / f"stack_{root.name}_s{args.seed}_{args.val_session}.npz"
-        if cache.exists():
-            with np.load(cache) as data:
-                one = ({k[6:]: data[k] for k in data.files if k.startswith("train_")},
-                       {k[4:]: data[k] for k in data.files if k.startswith("val_")})
-            print(f"crops of {root.name} from {cache}", flush=True)
-        else:
-            one = gather(root, args.val_session, args.seed)
-            arrays = {f"train_{k}": v for k, v in one[0].items()}
-            arrays.update({f"val_{k}": v for k, v in one[1].items()})
-            np.savez_compressed(cache, allow_pickle=False, **arrays)
-        train_parts.append(one[0])
-        val_parts.append(one[1])
-    train_set = {k: np.concatenate([p[k] for p in train_parts]) for k in train_parts[0]}
-    val_set = {k: np.concatenate([p[k] for p in val_parts]) for k in val_parts[0]}
+    train_set, val_set = train_boardnet.cached_crops(
+        parser, args, lambda root: f"stack_{root.name}_s{args.seed}_{args.val_session}.npz",
+        lambda root: gather(root, args.val_session, args.seed))
     print("train", np.bincount(train_set["y"], minlength=len(STACK_CLASSES)).tolist(),
           "validation", np.bincount(val_set["y"], minlength=len(STACK_CLASSES)).tolist())
     weights = train_dicenet.train(train_set, val_set, epochs=args.epochs, seed=args.seed,

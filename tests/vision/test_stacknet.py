@@ -8,14 +8,15 @@ or was chosen on uses; the floors are below what the net reached on them when wr
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
-from tablier.vision import dicenet
+from tablier.vision import dicenet, train_stacknet
 from tablier.vision import recognizer as rec_mod
 from tablier.vision.recognizer import Recognizer
-from tablier.vision.render import BoardGeometry, DieSpec, Scene, render_frame
-from tablier.vision.train_stacknet import LONE, STACKED, _label
+from tablier.vision.render import BoardGeometry, DieSpec, Scene, render_frame, render_set
+from tablier.vision.train_stacknet import LONE, STACKED, _label, gather
 
 from tests.vision.test_board_dice import _board
 
@@ -113,3 +114,27 @@ def test_stack_training_labels_come_from_the_truth() -> None:
     assert _label({"value": 4, "reason": None}) == LONE
     assert _label({"value": None, "reason": "cocked"}) == LONE
     assert _label({"value": None, "reason": "out_of_view"}) is None
+
+
+def test_stack_training_crops_of_a_rendered_set(tmp_path: Path) -> None:
+    # every frame of a set rendered with --on-die 1 gives stacked crops (the top die's, three
+    # times, and the die read there), none lone; the second session validates
+    render_set(tmp_path / "t1", seed=972, sessions=2, frames=2, width=1024, height=768,
+               occluder_rate=0.0, on_die=1.0)
+    train, val = gather(tmp_path / "t1", "s01", 1)
+    for part in (train, val):
+        assert part["x"].shape[1:] == (dicenet.SIDE, dicenet.SIDE)
+        assert len(part["y"]) >= 2 * 3 and set(part["y"].tolist()) == {STACKED}
+        assert part["extra"].shape == (len(part["y"]), 2) and (part["extra"][:, 0] == 1).all()
+
+
+def test_stack_training_refuses_sets_without_the_validation_session(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    render_set(tmp_path / "t1", seed=973, sessions=1, frames=1, width=1024, height=768,
+               occluder_rate=0.0, on_die=1.0)
+    with pytest.raises(SystemExit):
+        train_stacknet.main([str(tmp_path / "work"), str(tmp_path / "t1")])
+    assert "no set has a session 's07'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # two sets of one name: their caches would clash
+        train_stacknet.main([str(tmp_path / "work"), str(tmp_path / "t1"), str(tmp_path / "t1")])
+    assert "share a folder name" in capsys.readouterr().err
