@@ -411,8 +411,13 @@ STACK_SCALE = 3.0
 """Pixels per millimetre of the straightened view the stack net's crop is drawn from."""
 
 STACK_THRESHOLD = 0.5
-"""Least probability of ``"stacked"`` for the one die seen to be called a die resting on the
-other (both then reported as one sighting, value None, reason ``"on_die"``)."""
+"""Least probability of ``"stacked"`` for the one die read alone to be called a die resting on
+the other (both then reported as one sighting, value None, reason ``"on_die"``). Chosen on
+tuning boards the net did not learn from: of the stacks with one die read (seeds 5088, 5089,
+5090) 292 of 317 called so at 0.5, 275 at 0.8, 255 at 0.9; of the lone dice read on seeds
+5069, 5070 and 5074, 23 of 1,994 would be called so at 0.5, 12 at 0.8, 5 at 0.9, were they read
+alone (no frame there with one die read was). A die judged cocked is not asked: 10 % of lone
+cocked dice would be called stacked at 0.5."""
 
 BOARD_NET_COCKED_FINE = 0.3
 """Least probability of the board net's cocked class for it to call a die of at least
@@ -518,11 +523,13 @@ class Recognizer:
                 ``dice_count`` dice are read, look at the light patches of a die's size too
                 (a blurred die whose pips are too faint for the pip search).
             stack_net: when a frame shows one die alone, and reads it, ask the stack net
-                (``STACK_NET``) whether it rests on the other; at ``STACK_THRESHOLD`` or surer it is reported
-                as a bad throw (reason ``"on_die"``). Not used with ``dice_reader``.
+                (``STACK_NET``) whether it rests on the other; at ``STACK_THRESHOLD`` or
+                surer it is reported as a bad throw (reason ``"on_die"``). Not used with
+                ``dice_reader``.
 
         Raises:
             CalibrationError: if the calibration does not fit this tablier (stale).
+            ValueError: if the stack net's weights cannot be read (a broken install).
         """
         self.calibration = calibration
         self.config = VisionConfig.from_calibration(calibration)
@@ -546,6 +553,9 @@ class Recognizer:
         self._dice_count = dice_count
         self._dice_bodies = dice_bodies
         self._stack_net = stack_net and dice_reader is None
+        if self._stack_net:
+            # NOTE: loaded now (and once per process), not at the first die seen alone
+            dicenet.load_weights(STACK_NET, len(STACK_CLASSES))
         g = calibration.geometry
         self._die_mm = (die_sizes[0] * g.die_size, die_sizes[1] * g.die_size)
         """Least and largest size of a die sighting, mm."""

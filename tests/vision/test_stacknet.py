@@ -138,3 +138,14 @@ def test_stack_training_refuses_sets_without_the_validation_session(
     with pytest.raises(SystemExit):  # two sets of one name: their caches would clash
         train_stacknet.main([str(tmp_path / "work"), str(tmp_path / "t1"), str(tmp_path / "t1")])
     assert "share a folder name" in capsys.readouterr().err
+
+
+def test_a_broken_stack_net_file_is_refused_when_the_recogniser_is_built(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = tmp_path / "stacknet.npz"
+    bad.write_bytes(b"not an npz")
+    monkeypatch.setattr(rec_mod, "STACK_NET", bad)
+    _, _, _, cal = _board(974, BoardGeometry(), (1024, 768))
+    with pytest.raises(ValueError, match="stacknet.npz"):
+        Recognizer(cal)
+    Recognizer(cal, stack_net=False)  # without it, nothing is read
