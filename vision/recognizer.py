@@ -419,6 +419,21 @@ tuning boards the net did not learn from: of the stacks with one die read (seeds
 alone (no frame there with one die read was). A die judged cocked is not asked: 10 % of lone
 cocked dice would be called stacked at 0.5."""
 
+SUPPORT_REACH = 24.0
+"""A die judged cocked whose centre lies farther than this (mm) from the rail and the bridge,
+from every dame's rim and from the other die's side has nothing to lean on: it is asked of
+the board net as a flat die (``UNSUPPORTED_THRESHOLD``); ``math.inf``: never. Chosen on the
+1024x768 tuning boards (seeds 5069, 5070, 5084, 5085, 5091, 5092; sixteenth round): the 388
+cocked dice judged cocked there lay at most 14.5 mm from a support, 7 of the 17 flat dice
+judged cocked 48 mm or more; at 16, 24 and 40 mm 4,274 dice of 4,399 were right, 4,268
+never, no cocked die lost. At 1640x1232 (5074, 5077, 5080, 5051, 5055, 5060) nothing
+changed (4,359)."""
+
+UNSUPPORTED_THRESHOLD = 0.5
+"""Least probability of the board net's value for a die judged cocked with nothing to lean
+on to be read as that value (``_StraightViewReader.look``). 0.3, 0.5 and 0.8 read alike on
+the tuning boards of ``SUPPORT_REACH``."""
+
 BOARD_NET_COCKED_FINE = 0.3
 """Least probability of the board net's cocked class for it to call a die of at least
 ``FINE_DIE_PX`` camera pixels cocked even where it finds a value likelier (elsewhere, and for
@@ -717,6 +732,29 @@ class Recognizer:
                                    borderMode=cv2.BORDER_REPLICATE)
         return np.asarray(view, np.uint8)
 
+    def _reader_view(self, image: Image, quad: BoardQuad, center: tuple[float, float],
+                     native: float) -> Image:
+        """The view the dice reader is given around ``center`` (mm): straightened at
+        ``dice_scale``, brightened when dim, sharpened when it magnifies the camera's
+        ``native`` pixels per mm much."""
+        s = self._dice_scale
+        view = self._dice_view(image, quad, center, s, int(2 * self._dice_half * s))
+        bright = float(np.percentile(cv2.cvtColor(view, cv2.COLOR_RGB2GRAY), 99))
+        if bright < self._dim_view:
+            # NOTE: the reader's pip contrasts are grey levels: a dim view (a die in a dark
+            # frame) is brought up so that its brightest part (the die body) reads about 200.
+            lift = min(3.0, 200.0 / max(bright, 1.0))
+            view = np.asarray(cv2.convertScaleAbs(view, alpha=lift), np.uint8)
+        if self._dice_sharpen > 0 and s > self._sharpen_zoom * native:
+            # NOTE: a view drawn from a few camera pixels per pip is soft; strengthening
+            # its edges gives the reader pips of a clear outline (chosen on the tuning
+            # sets at 1024x768: dice of 17 px). At 1640x1232 (magnified 2.6 times)
+            # sharpening made stray dice of dame rims on the tuning boards.
+            soft = cv2.GaussianBlur(view, (0, 0), 0.7 * s)
+            view = np.asarray(cv2.addWeighted(view, 1 + self._dice_sharpen, soft,
+                                              -self._dice_sharpen, 0), np.uint8)
+        return view
+
     def _camera_place(self, quad: BoardQuad) -> tuple[float, float, float] | None:
         """The point of the board below the camera (mm) and the camera's height above the
         plane ``quad`` maps (mm), through the lens or a focal of ``camera_focal`` times the
@@ -775,21 +813,7 @@ class Recognizer:
                 # candidates (mostly rims of dames) are left.
                 break
             seen.append((cx, cy))
-            view = self._dice_view(image, quad, (cx, cy), s, size)
-            bright = float(np.percentile(cv2.cvtColor(view, cv2.COLOR_RGB2GRAY), 99))
-            if bright < self._dim_view:
-                # NOTE: the reader's pip contrasts are grey levels: a dim view (a die in a dark
-                # frame) is brought up so that its brightest part (the die body) reads about 200.
-                lift = min(3.0, 200.0 / max(bright, 1.0))
-                view = np.asarray(cv2.convertScaleAbs(view, alpha=lift), np.uint8)
-            if self._dice_sharpen > 0 and s > self._sharpen_zoom * native:
-                # NOTE: a view drawn from a few camera pixels per pip is soft; strengthening
-                # its edges gives the reader pips of a clear outline (chosen on the tuning
-                # sets at 1024x768: dice of 17 px). At 1640x1232 (magnified 2.6 times)
-                # sharpening made stray dice of dame rims on the tuning boards.
-                soft = cv2.GaussianBlur(view, (0, 0), 0.7 * s)
-                view = np.asarray(cv2.addWeighted(view, 1 + self._dice_sharpen, soft,
-                                                  -self._dice_sharpen, 0), np.uint8)
+            view = self._reader_view(image, quad, (cx, cy), native)
             if ray_reader is not None and eye is not None:
                 # the ray from the die's middle (half a die up) to the camera, in view axes
                 ray = (eye[0] - cx, eye[1] - cy, eye[2] - g.die_size / 2)
@@ -889,6 +913,21 @@ class Recognizer:
         g = self.calibration.geometry
         return float(np.linalg.norm(np.subtract(quad.quad[1], quad.quad[0]))) / g.size[0]
 
+    def _support(self, die: DieSighting, dice: Sequence[DieSighting],
+                 fields: Sequence[FieldReading]) -> tuple[float, float, float]:
+        """How far (mm) a die's centre lies from the rail or the bridge, from the rim of the
+        nearest dame seen, and from the other dice' sides: what it could lean on."""
+        g = self.calibration.geometry
+        x0, y0, x1, y1 = g.surface
+        x, y = die.center_mm
+        rail = min(x - x0, x1 - x, y - y0, y1 - y, abs(x - g.bridge_x) - g.bar / 2)
+        rim = g.checker_diameter / 2
+        dame = min((math.dist(die.center_mm, c) - rim for f in fields
+                    for c in g.slot_centers(f.field)[:f.visible]), default=math.inf)
+        other = min((math.dist(die.center_mm, o.center_mm) - g.die_size / 2 for o in dice
+                     if o is not die), default=math.inf)
+        return rail, dame, other
+
     def _leaning(self, dice: tuple[DieSighting, ...], fields: Sequence[FieldReading],
                  quad: BoardQuad) -> tuple[DieSighting, ...]:
         """The dice, a tilted die resting against a dame or the rail called cocked."""
@@ -896,18 +935,46 @@ class Recognizer:
         if (not math.isfinite(self._cocked_contact)
                 or self._native(quad) * g.die_size < FINE_DIE_PX):
             return dice
-        x0, y0, x1, y1 = g.surface
-        rim = g.checker_diameter / 2
-        dames = [c for f in fields for c in g.slot_centers(f.field)[:f.visible]]
         reach = CONTACT * g.die_size
         out = []
         for d in dice:
             if d.value is not None and d.tilt is not None and d.tilt > self._cocked_contact:
-                x, y = d.center_mm
-                rail = min(x - x0, x1 - x, y - y0, y1 - y)
-                dame = min((math.dist(d.center_mm, c) - rim for c in dames), default=math.inf)
+                rail, dame, _ = self._support(d, dice, fields)
                 if min(rail, dame) < reach:
                     d = dataclasses.replace(d, value=None, reason="cocked", confidence=0.5)
+            out.append(d)
+        return tuple(out)
+
+    def _unsupported(self, image: Image, quad: BoardQuad, dice: tuple[DieSighting, ...],
+                     fields: Sequence[FieldReading]) -> tuple[DieSighting, ...]:
+        """The dice, a die judged cocked with nothing within ``SUPPORT_REACH`` to lean on
+        read by the board net as lying flat, where it is ``UNSUPPORTED_THRESHOLD`` sure of a
+        value (a die does not stay tilted on its own)."""
+        g = self.calibration.geometry
+        reader = self._dice if self._native(quad) * g.die_size < FINE_DIE_PX else self._dice_fine
+        if (not math.isfinite(SUPPORT_REACH) or not isinstance(reader, _StraightViewReader)
+                or not any(d.reason == "cocked" for d in dice)):
+            return dice
+        eye = self._camera_place(quad)
+        if eye is None:
+            return dice
+        s = self._dice_scale
+        half = self._dice_half
+        out = []
+        for d in dice:
+            if d.reason == "cocked" and min(self._support(d, dice, fields)) > SUPPORT_REACH:
+                cx, cy = d.center_mm
+                view = self._reader_view(image, quad, (cx, cy), self._native(quad))
+                ray = (eye[0] - cx, eye[1] - cy, eye[2] - g.die_size / 2)
+                flat = reader.look(view, ray, g.die_size * s, UNSUPPORTED_THRESHOLD)
+                if flat is not None:
+                    c_mm = (float(flat.center[0]) / s + cx - half,
+                            float(flat.center[1]) / s + cy - half)
+                    c_px = project(self.config, quad, [c_mm])[0]
+                    d = dataclasses.replace(d, value=int(flat.value), reason=None,
+                                            center=(float(c_px[0]), float(c_px[1])),
+                                            center_mm=c_mm, confidence=float(flat.confidence),
+                                            tilt=None)
             out.append(d)
         return tuple(out)
 
@@ -982,6 +1049,7 @@ class Recognizer:
             counts = count_checkers(cfg, rect, gain=gain, dice_px=dice_px)
             fields = counts.fields
             dice = self._leaning(dice, fields, surface)
+            dice = self._unsupported(frame, surface, dice, fields)
             t = lap("dames", t)
             marks = read_marks(cfg, rect, gain=gain, dice_px=dice_px)
             t = lap("marks", t)

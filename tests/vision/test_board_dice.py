@@ -10,6 +10,7 @@ docs/vision.md for that).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -19,6 +20,7 @@ import numpy as np
 import pytest
 from tablier.calibration.calibration import Calibration
 from tablier.calibration.flow import calibrate_frame
+from tablier.vision import recognizer as rec_mod
 from tablier.vision.evaluate import frames
 from tablier.vision.imageio import read_image
 from tablier.vision.recognizer import STRAIGHT_VIEW_COCKED_CONTACT, Recognizer
@@ -278,3 +280,34 @@ def test_light_patches_of_a_board_without_dice_are_no_dice(size: tuple[int, int]
         assert obs.dice == (), f"seed {seed}: {obs.dice}"
         looked += len(patches)
     assert looked >= 8  # the light patches were looked at
+
+
+def test_a_die_judged_cocked_with_nothing_to_lean_on_is_read_flat(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A die does not stay tilted on its own: one judged cocked in the open (here the reader's
+    # call is forced) is asked of the board net as a flat die; by the rail it stays cocked.
+    g = BoardGeometry()
+    x0, y0, _, y1 = g.surface
+    open_place = ((x0 + g.bridge_x) / 2, (y0 + y1) / 2)
+    by_rail = (g.bridge_x + 80.0, y0 + 10.0)
+    _, style, cam, cal = _board(975, g, (1024, 768))
+    scene = Scene(white={1: 15}, black={1: 15},
+                  dice=(DieSpec(4, open_place, 25.0), DieSpec(2, by_rail, 60.0)))
+    frame = render_frame(scene, style=style, camera=cam, seed=975, geometry=g,
+                         width=1024, height=768)
+    rec = Recognizer(cal)
+    read = rec._read_dice
+
+    def all_cocked(*args: Any) -> Any:
+        return tuple(dataclasses.replace(d, value=None, reason="cocked")
+                     for d in read(*args))
+
+    monkeypatch.setattr(rec, "_read_dice", all_cocked)
+    obs = rec.recognize(frame.image)
+    seen = {math.dist(d.center_mm, open_place) < 8: d for d in obs.dice}
+    assert sorted(seen) == [False, True], obs.dice
+    assert min(rec._support(seen[True], obs.dice, obs.fields)) > rec_mod.SUPPORT_REACH
+    assert (seen[True].value, seen[True].reason) == (4, None)
+    assert (seen[False].value, seen[False].reason) == (None, "cocked")
+    monkeypatch.setattr(rec_mod, "SUPPORT_REACH", math.inf)
+    assert all(d.reason == "cocked" for d in rec.recognize(frame.image).dice)
