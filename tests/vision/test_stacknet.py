@@ -1,6 +1,6 @@
 """The stack net: a die resting on the other is a bad throw (rendered boards).
 
-The boards here are drawn from seeds of their own (930-969), which no set the net learnt from
+The boards here are drawn from seeds of their own (930-974), which no set the net learnt from
 or was chosen on uses; the floors are below what the net reached on them when written
 (docs/vision.md, sixteenth round, has the measured figures).
 """
