@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 from tablier.calibration.calibration import Calibration
-from tablier.calibration.geometry import white_field
+from tablier.calibration.geometry import JETON_REST, white_field
 from tablier.engine import Color, Dice
 from tablier.vision import dicenet
 from tablier.vision.board import (
@@ -421,7 +421,7 @@ cocked dice would be called stacked at 0.5."""
 
 SUPPORT_REACH = 24.0
 """A die judged cocked whose centre lies farther than this (mm) from the rail and the bridge,
-from every dame's rim and from the other die's side has nothing to lean on: it is asked of
+from every dame's and jeton's rim and from the other die's side has nothing to lean on: it is asked of
 the board net as a flat die (``UNSUPPORTED_THRESHOLD``); ``math.inf``: never. Chosen on the
 1024x768 tuning boards (seeds 5069, 5070, 5084, 5085, 5091, 5092; sixteenth round): the 388
 cocked dice judged cocked there lay at most 14.5 mm from a support, 7 of the 17 flat dice
@@ -914,9 +914,12 @@ class Recognizer:
         return float(np.linalg.norm(np.subtract(quad.quad[1], quad.quad[0]))) / g.size[0]
 
     def _support(self, die: DieSighting, dice: Sequence[DieSighting],
-                 fields: Sequence[FieldReading]) -> tuple[float, float, float]:
+                 fields: Sequence[FieldReading], marks: MarksReading | None = None
+                 ) -> tuple[float, float, float, float]:
         """How far (mm) a die's centre lies from the rail or the bridge, from the rim of the
-        nearest dame seen, and from the other dice' sides: what it could lean on."""
+        nearest dame seen, from the other dice' sides and from the rim of the nearest jeton
+        seen on the surface (every place a jeton seen could stand on): what it could lean
+        on."""
         g = self.calibration.geometry
         x0, y0, x1, y1 = g.surface
         x, y = die.center_mm
@@ -926,7 +929,16 @@ class Recognizer:
                     for c in g.slot_centers(f.field)[:f.visible]), default=math.inf)
         other = min((math.dist(die.center_mm, o.center_mm) - g.die_size / 2 for o in dice
                      if o is not die), default=math.inf)
-        return rail, dame, other
+        jetons: list[tuple[float, float]] = []
+        if marks is not None:
+            if marks.jetons_at_rest:
+                jetons += [g.jeton_center(Color.WHITE, JETON_REST, k) for k in range(3)]
+            for color, spots in ((Color.WHITE, marks.white_jetons),
+                                 (Color.BLACK, marks.black_jetons)):
+                jetons += [g.jeton_center(color, spot, k) for spot in set(spots) for k in (0, 1)]
+        jeton = min((math.dist(die.center_mm, c) - g.jeton_diameter / 2 for c in jetons),
+                    default=math.inf)
+        return rail, dame, other, jeton
 
     def _leaning(self, dice: tuple[DieSighting, ...], fields: Sequence[FieldReading],
                  quad: BoardQuad) -> tuple[DieSighting, ...]:
@@ -939,14 +951,15 @@ class Recognizer:
         out = []
         for d in dice:
             if d.value is not None and d.tilt is not None and d.tilt > self._cocked_contact:
-                rail, dame, _ = self._support(d, dice, fields)
+                rail, dame, _, _ = self._support(d, dice, fields)
                 if min(rail, dame) < reach:
                     d = dataclasses.replace(d, value=None, reason="cocked", confidence=0.5)
             out.append(d)
         return tuple(out)
 
     def _unsupported(self, image: Image, quad: BoardQuad, dice: tuple[DieSighting, ...],
-                     fields: Sequence[FieldReading]) -> tuple[DieSighting, ...]:
+                     fields: Sequence[FieldReading], marks: MarksReading | None
+                     ) -> tuple[DieSighting, ...]:
         """The dice, a die judged cocked with nothing within ``SUPPORT_REACH`` to lean on
         read by the board net as lying flat, where it is ``UNSUPPORTED_THRESHOLD`` sure of a
         value (a die does not stay tilted on its own)."""
@@ -962,7 +975,8 @@ class Recognizer:
         half = self._dice_half
         out = []
         for d in dice:
-            if d.reason == "cocked" and min(self._support(d, dice, fields)) > SUPPORT_REACH:
+            if (d.reason == "cocked"
+                    and min(self._support(d, dice, fields, marks)) > SUPPORT_REACH):
                 cx, cy = d.center_mm
                 view = self._reader_view(image, quad, (cx, cy), self._native(quad))
                 ray = (eye[0] - cx, eye[1] - cy, eye[2] - g.die_size / 2)
@@ -1049,9 +1063,10 @@ class Recognizer:
             counts = count_checkers(cfg, rect, gain=gain, dice_px=dice_px)
             fields = counts.fields
             dice = self._leaning(dice, fields, surface)
-            dice = self._unsupported(frame, surface, dice, fields)
             t = lap("dames", t)
             marks = read_marks(cfg, rect, gain=gain, dice_px=dice_px)
+            # NOTE: after the marks: a die may lean on a jeton
+            dice = self._unsupported(frame, surface, dice, fields, marks)
             t = lap("marks", t)
             if self._dice is None:
                 flags.append("no_dice_reader")

@@ -306,8 +306,31 @@ def test_a_die_judged_cocked_with_nothing_to_lean_on_is_read_flat(
     obs = rec.recognize(frame.image)
     seen = {math.dist(d.center_mm, open_place) < 8: d for d in obs.dice}
     assert sorted(seen) == [False, True], obs.dice
-    assert min(rec._support(seen[True], obs.dice, obs.fields)) > rec_mod.SUPPORT_REACH
+    assert min(rec._support(seen[True], obs.dice, obs.fields, obs.marks)) > rec_mod.SUPPORT_REACH
     assert (seen[True].value, seen[True].reason) == (4, None)
     assert (seen[False].value, seen[False].reason) == (None, "cocked")
     monkeypatch.setattr(rec_mod, "SUPPORT_REACH", math.inf)
     assert all(d.reason == "cocked" for d in rec.recognize(frame.image).dice)
+
+
+def test_a_die_may_lean_on_a_jeton() -> None:
+    from tablier.calibration.geometry import JETON_REST
+    from tablier.engine import Color
+    from tablier.vision.marks import MarksReading
+    from tablier.vision.recognizer import DieSighting
+
+    g = BoardGeometry()
+    _, _, _, cal = _board(976, g, (1024, 768))
+    rec = Recognizer(cal)
+    jx, jy = g.jeton_center(Color.BLACK, 6, 1)
+    die = DieSighting(value=None, center=(0.0, 0.0), center_mm=(jx, jy + 20.0), size=16.0,
+                      confidence=0.5, reason="cocked")
+    marks = MarksReading(jetons_at_rest=0, white_jetons=(), black_jetons=(6,), white_pegs=(0,),
+                         black_pegs=(0,), pavillon="middle", confidence=1.0)
+    assert rec._support(die, (die,), (), marks)[3] == pytest.approx(20.0 - g.jeton_diameter / 2)
+    assert rec._support(die, (die,), (), None)[3] == math.inf
+    rest = dataclasses.replace(marks, black_jetons=(), jetons_at_rest=1)
+    rx, ry = g.jeton_center(Color.WHITE, JETON_REST, 2)
+    at_rest = dataclasses.replace(die, center_mm=(rx, ry + 15.0))
+    assert rec._support(at_rest, (at_rest,), (), rest)[3] == pytest.approx(
+        15.0 - g.jeton_diameter / 2)
