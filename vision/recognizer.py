@@ -738,7 +738,7 @@ class Recognizer:
         ``dice_scale``, brightened when dim, sharpened when it magnifies the camera's
         ``native`` pixels per mm much."""
         s = self._dice_scale
-        view = self._dice_view(image, quad, center, s, int(2 * self._dice_half * s))
+        view = self._dice_view(image, quad, center, s, self._view_px)
         bright = float(np.percentile(cv2.cvtColor(view, cv2.COLOR_RGB2GRAY), 99))
         if bright < self._dim_view:
             # NOTE: the reader's pip contrasts are grey levels: a dim view (a die in a dark
@@ -754,6 +754,31 @@ class Recognizer:
             view = np.asarray(cv2.addWeighted(view, 1 + self._dice_sharpen, soft,
                                               -self._dice_sharpen, 0), np.uint8)
         return view
+
+    @property
+    def _view_px(self) -> int:
+        """Side of the dice reader's views, pixels."""
+        return int(2 * self._dice_half * self._dice_scale)
+
+    def _view_mm(self, point: Sequence[float], center: tuple[float, float]
+                 ) -> tuple[float, float]:
+        """Board millimetres of a point (pixels) of the reader's view around ``center``."""
+        s = self._dice_scale
+        half = self._view_px / s / 2
+        return (float(point[0]) / s + center[0] - half, float(point[1]) / s + center[1] - half)
+
+    def _reader_for(self, native: float) -> DiceFn | None:
+        """The dice reader for a camera of ``native`` pixels per mm: the fine one when it draws
+        a die with at least ``FINE_DIE_PX`` pixels."""
+        coarse = native * self.calibration.geometry.die_size < FINE_DIE_PX
+        return self._dice if coarse else self._dice_fine
+
+    def _ray(self, eye: tuple[float, float, float], center: tuple[float, float]
+             ) -> tuple[float, float, float]:
+        """The ray from the middle of a die at ``center`` (half a die up) to the camera at
+        ``eye`` (:meth:`_camera_place`), in the straightened surface's axes."""
+        return (eye[0] - center[0], eye[1] - center[1],
+                eye[2] - self.calibration.geometry.die_size / 2)
 
     def _camera_place(self, quad: BoardQuad) -> tuple[float, float, float] | None:
         """The point of the board below the camera (mm) and the camera's height above the
@@ -775,10 +800,9 @@ class Recognizer:
         # fewer dice at 1024 px than 5).
         s = self._dice_scale
         coarse = native * g.die_size < FINE_DIE_PX
-        reader = self._dice if coarse else self._dice_fine
+        reader = self._reader_for(native)
         assert reader is not None
-        size = int(2 * self._dice_half * s)
-        half = size / s / 2
+        size = self._view_px
         cands, surface = self._dice_candidates(image, quad, rect, gain)
         body_looked = not self._dice_bodies
         ray_reader = (reader if isinstance(reader, _StraightViewReader) and reader.wants_ray
@@ -815,8 +839,7 @@ class Recognizer:
             seen.append((cx, cy))
             view = self._reader_view(image, quad, (cx, cy), native)
             if ray_reader is not None and eye is not None:
-                # the ray from the die's middle (half a die up) to the camera, in view axes
-                ray = (eye[0] - cx, eye[1] - cy, eye[2] - g.die_size / 2)
+                ray = self._ray(eye, (cx, cy))
                 sightings = ray_reader(view, ray)
             else:
                 sightings = reader(view)
@@ -825,7 +848,7 @@ class Recognizer:
             for d in sightings:
                 if not self._die_mm[0] <= float(d.size) / s <= self._die_mm[1]:
                     continue
-                c_mm = (float(d.center[0]) / s + cx - half, float(d.center[1]) / s + cy - half)
+                c_mm = self._view_mm(d.center, (cx, cy))
                 edge = min(float(d.center[0]), float(d.center[1]),
                            size - float(d.center[0]), size - float(d.center[1]))
                 if d.reason == "out_of_view" or (d.reason == "cocked" and edge < d.size):
@@ -848,7 +871,7 @@ class Recognizer:
                 d = ray_reader.look(view, ray, g.die_size * s, EMPTY_VIEW_THRESHOLD)
                 if d is None:
                     continue
-                c_mm = (float(d.center[0]) / s + cx - half, float(d.center[1]) / s + cy - half)
+                c_mm = self._view_mm(d.center, (cx, cy))
                 found.append((c_mm, d))
                 read_count += d.value is not None
         out: list[DieSighting] = []
@@ -887,8 +910,7 @@ class Recognizer:
         size = math.ceil(STACK_WINDOW * die * 1.5)
         view = self._dice_view(image, quad, center, STACK_SCALE, size)
         grey = np.asarray(cv2.cvtColor(view, cv2.COLOR_RGB2GRAY), np.uint8)
-        ray = (eye[0] - center[0], eye[1] - center[1], eye[2] - g.die_size / 2)
-        away, tilt = dicenet.ray_lean(ray)
+        away, tilt = dicenet.ray_lean(self._ray(eye, center))
         crop = dicenet.crop_die(grey, (size / 2, size / 2), die, away=away, window=STACK_WINDOW)
         return crop, tilt
 
@@ -964,26 +986,23 @@ class Recognizer:
         read by the board net as lying flat, where it is ``UNSUPPORTED_THRESHOLD`` sure of a
         value (a die does not stay tilted on its own)."""
         g = self.calibration.geometry
-        reader = self._dice if self._native(quad) * g.die_size < FINE_DIE_PX else self._dice_fine
+        native = self._native(quad)
+        reader = self._reader_for(native)
         if (not math.isfinite(SUPPORT_REACH) or not isinstance(reader, _StraightViewReader)
                 or not any(d.reason == "cocked" for d in dice)):
             return dice
         eye = self._camera_place(quad)
         if eye is None:
             return dice
-        s = self._dice_scale
-        half = self._dice_half
         out = []
         for d in dice:
             if (d.reason == "cocked"
                     and min(self._support(d, dice, fields, marks)) > SUPPORT_REACH):
-                cx, cy = d.center_mm
-                view = self._reader_view(image, quad, (cx, cy), self._native(quad))
-                ray = (eye[0] - cx, eye[1] - cy, eye[2] - g.die_size / 2)
-                flat = reader.look(view, ray, g.die_size * s, UNSUPPORTED_THRESHOLD)
+                view = self._reader_view(image, quad, d.center_mm, native)
+                flat = reader.look(view, self._ray(eye, d.center_mm),
+                                   g.die_size * self._dice_scale, UNSUPPORTED_THRESHOLD)
                 if flat is not None:
-                    c_mm = (float(flat.center[0]) / s + cx - half,
-                            float(flat.center[1]) / s + cy - half)
+                    c_mm = self._view_mm(flat.center, d.center_mm)
                     c_px = project(self.config, quad, [c_mm])[0]
                     d = dataclasses.replace(d, value=int(flat.value), reason=None,
                                             center=(float(c_px[0]), float(c_px[1])),

@@ -12,9 +12,10 @@ Data: rendered board sets (``tablier render``) of **tuning** seeds only, some re
 ``--on-die``; one session of each set (``--val-session``, default ``s07``) validates, the rest
 trains. Each frame is read by the recogniser without the stack net; its crops:
 
-* each die it reports within 8 mm of a true die: ``stacked`` when that die rests on the other
-  or carries one (truth reason ``"on_die"``), else ``lone``; once as reported, once moved by up
-  to a tenth of a die;
+* each die its dice stage reports (as the stack net is shown them, before a cocked die with
+  nothing to lean on is read again) within 8 mm of a true die: ``stacked`` when that die
+  rests on the other or carries one (truth reason ``"on_die"``), else ``lone``; once as
+  reported, once moved by up to a tenth of a die;
 * each true die, moved so: the top die of a stack three times, a lone die once.
 
 The committed ``vision/stacknet.npz`` (sixteenth round) was trained with 12 epochs and
@@ -53,7 +54,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from tablier.calibration.calibration import Calibration
-from tablier.vision import dicenet, train_boardnet, train_dicenet
+from tablier.vision import train_boardnet, train_dicenet
 from tablier.vision.board import BoardQuad
 from tablier.vision.evaluate import frames, sessions
 from tablier.vision.imageio import read_image
@@ -66,28 +67,19 @@ LONE, STACKED = 0, 1
 
 
 class _Watcher(Recognizer):
-    """The recogniser without the stack net, keeping the surface's placement of each frame."""
+    """The recogniser without the stack net, keeping the surface's placement of each frame
+    and the dice as the stack net is shown them (before the later stages amend them)."""
 
     def __init__(self, calibration: Calibration) -> None:
         super().__init__(calibration, stack_net=False)
         self.quad: BoardQuad | None = None
+        self.dice: tuple[DieSighting, ...] = ()
 
     def _read_dice(self, image: Any, quad: BoardQuad, rect: Any, gain: Any
                    ) -> tuple[DieSighting, ...]:
         self.quad = quad
-        return super()._read_dice(image, quad, rect, gain)
-
-
-class _Crops:
-    def __init__(self) -> None:
-        self.x: list[NDArray[np.float16]] = []
-        self.y: list[int] = []
-        self.extra: list[tuple[float, float]] = []
-
-    def arrays(self) -> dict[str, NDArray[Any]]:
-        return {"x": np.array(self.x, np.float16).reshape(-1, dicenet.SIDE, dicenet.SIDE),
-                "y": np.array(self.y, np.int64),
-                "extra": np.array(self.extra, np.float32).reshape(-1, 2)}
+        self.dice = super()._read_dice(image, quad, rect, gain)
+        return self.dice
 
 
 def _label(die: dict[str, Any]) -> int | None:
@@ -98,13 +90,14 @@ def _label(die: dict[str, Any]) -> int | None:
     return None
 
 
-def _frame_crops(crops: _Crops, watcher: _Watcher, image: Any, found: Sequence[DieSighting],
-                 truth: Sequence[dict[str, Any]], rng: np.random.Generator) -> None:
+def _frame_crops(crops: train_dicenet._Crops, watcher: _Watcher, image: Any,
+                 found: Sequence[DieSighting], truth: Sequence[dict[str, Any]]) -> None:
     quad = watcher.quad
     eye = None if quad is None else watcher._camera_place(quad)
     if quad is None or eye is None:
         return
     die_mm = watcher.calibration.geometry.die_size
+    rng = crops.rng
 
     def add(center: Sequence[float], label: int, jitter: bool) -> None:
         c = (float(center[0]), float(center[1]))
@@ -138,7 +131,7 @@ def gather(root: Path, val_session: str, seed: int
            ) -> tuple[dict[str, NDArray[Any]], dict[str, NDArray[Any]]]:
     """Read every frame of a set and return its training and validation crops."""
     rng = np.random.default_rng([seed, zlib.crc32(root.name.encode())])
-    parts = {"train": _Crops(), "val": _Crops()}
+    parts = {"train": train_dicenet._Crops(rng), "val": train_dicenet._Crops(rng)}
     start = time.perf_counter()
     count = 0
     for session in sessions(root):
@@ -149,9 +142,9 @@ def gather(root: Path, val_session: str, seed: int
             if truth.get("occluded"):
                 continue
             image = read_image(image_path)
-            watcher.quad = None
-            obs = watcher.recognize(image)
-            _frame_crops(crops, watcher, image, obs.dice, truth["dice"], rng)
+            watcher.quad, watcher.dice = None, ()
+            watcher.recognize(image)
+            _frame_crops(crops, watcher, image, watcher.dice, truth["dice"])
             count += 1
     print(f"{root}: {count} frames, {time.perf_counter() - start:.0f} s; crops: "
           f"train {len(parts['train'].y)}, validation {len(parts['val'].y)}", flush=True)
