@@ -984,12 +984,14 @@ class Recognizer:
                      ) -> tuple[DieSighting, ...]:
         """The dice, a die judged cocked with nothing within ``SUPPORT_REACH`` to lean on
         read by the board net as lying flat, where it is ``UNSUPPORTED_THRESHOLD`` sure of a
-        value (a die does not stay tilted on its own)."""
+        value (a die does not stay tilted on its own); not when a die is seen alone."""
         g = self.calibration.geometry
         native = self._native(quad)
         reader = self._reader_for(native)
+        # NOTE: only with the other die in view: a die seen alone may rest on the die below
+        # it, hidden (a stack judged cocked is a bad throw all the same)
         if (not math.isfinite(SUPPORT_REACH) or not isinstance(reader, _StraightViewReader)
-                or not any(d.reason == "cocked" for d in dice)):
+                or len(dice) < 2 or not any(d.reason == "cocked" for d in dice)):
             return dice
         eye = self._camera_place(quad)
         if eye is None:

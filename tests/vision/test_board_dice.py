@@ -334,3 +334,26 @@ def test_a_die_may_lean_on_a_jeton() -> None:
     at_rest = dataclasses.replace(die, center_mm=(rx, ry + 15.0))
     assert rec._support(at_rest, (at_rest,), (), rest)[3] == pytest.approx(
         15.0 - g.jeton_diameter / 2)
+
+
+def test_a_die_seen_alone_keeps_its_cocked_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With no other die in view, the die judged cocked in the open may rest on the hidden
+    # die below it: a bad throw either way, it is not read again as a flat die.
+    g = BoardGeometry()
+    x0, y0, _, y1 = g.surface
+    open_place = ((x0 + g.bridge_x) / 2, (y0 + y1) / 2)
+    _, style, cam, cal = _board(975, g, (1024, 768))
+    scene = Scene(white={1: 15}, black={1: 15}, dice=(DieSpec(4, open_place, 25.0),))
+    frame = render_frame(scene, style=style, camera=cam, seed=975, geometry=g,
+                         width=1024, height=768)
+    rec = Recognizer(cal)
+    read = rec._read_dice
+
+    def all_cocked(*args: Any) -> Any:
+        return tuple(dataclasses.replace(d, value=None, reason="cocked")
+                     for d in read(*args))
+
+    monkeypatch.setattr(rec, "_read_dice", all_cocked)
+    (die,) = rec.recognize(frame.image).dice
+    assert math.dist(die.center_mm, open_place) < 8
+    assert (die.value, die.reason) == (None, "cocked")
