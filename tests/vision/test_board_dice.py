@@ -282,17 +282,18 @@ def test_light_patches_of_a_board_without_dice_are_no_dice(size: tuple[int, int]
     assert looked >= 8  # the light patches were looked at
 
 
-def test_a_die_judged_cocked_with_nothing_to_lean_on_is_read_flat(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # A die does not stay tilted on its own: one judged cocked in the open (here the reader's
-    # call is forced) is asked of the board net as a flat die; by the rail it stays cocked.
+def _cocked_in_the_open(monkeypatch: pytest.MonkeyPatch, *, with_rail_die: bool
+                        ) -> tuple[tuple[float, float], Recognizer, Any]:
+    """A 1024 px board with a four in the open (and a two by the rail), every die the dice
+    stage reads forced to a cocked call: (the four's place, the recogniser, the frame)."""
     g = BoardGeometry()
     x0, y0, _, y1 = g.surface
     open_place = ((x0 + g.bridge_x) / 2, (y0 + y1) / 2)
-    by_rail = (g.bridge_x + 80.0, y0 + 10.0)
+    dice = [DieSpec(4, open_place, 25.0)]
+    if with_rail_die:
+        dice.append(DieSpec(2, (g.bridge_x + 80.0, y0 + 10.0), 60.0))
     _, style, cam, cal = _board(975, g, (1024, 768))
-    scene = Scene(white={1: 15}, black={1: 15},
-                  dice=(DieSpec(4, open_place, 25.0), DieSpec(2, by_rail, 60.0)))
+    scene = Scene(white={1: 15}, black={1: 15}, dice=tuple(dice))
     frame = render_frame(scene, style=style, camera=cam, seed=975, geometry=g,
                          width=1024, height=768)
     rec = Recognizer(cal)
@@ -303,6 +304,14 @@ def test_a_die_judged_cocked_with_nothing_to_lean_on_is_read_flat(
                      for d in read(*args))
 
     monkeypatch.setattr(rec, "_read_dice", all_cocked)
+    return open_place, rec, frame
+
+
+def test_a_die_judged_cocked_with_nothing_to_lean_on_is_read_flat(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A die does not stay tilted on its own: one judged cocked in the open (here the reader's
+    # call is forced) is asked of the board net as a flat die; by the rail it stays cocked.
+    open_place, rec, frame = _cocked_in_the_open(monkeypatch, with_rail_die=True)
     obs = rec.recognize(frame.image)
     seen = {math.dist(d.center_mm, open_place) < 8: d for d in obs.dice}
     assert sorted(seen) == [False, True], obs.dice
@@ -339,21 +348,7 @@ def test_a_die_may_lean_on_a_jeton() -> None:
 def test_a_die_seen_alone_keeps_its_cocked_call(monkeypatch: pytest.MonkeyPatch) -> None:
     # With no other die in view, the die judged cocked in the open may rest on the hidden
     # die below it: a bad throw either way, it is not read again as a flat die.
-    g = BoardGeometry()
-    x0, y0, _, y1 = g.surface
-    open_place = ((x0 + g.bridge_x) / 2, (y0 + y1) / 2)
-    _, style, cam, cal = _board(975, g, (1024, 768))
-    scene = Scene(white={1: 15}, black={1: 15}, dice=(DieSpec(4, open_place, 25.0),))
-    frame = render_frame(scene, style=style, camera=cam, seed=975, geometry=g,
-                         width=1024, height=768)
-    rec = Recognizer(cal)
-    read = rec._read_dice
-
-    def all_cocked(*args: Any) -> Any:
-        return tuple(dataclasses.replace(d, value=None, reason="cocked")
-                     for d in read(*args))
-
-    monkeypatch.setattr(rec, "_read_dice", all_cocked)
+    open_place, rec, frame = _cocked_in_the_open(monkeypatch, with_rail_die=False)
     (die,) = rec.recognize(frame.image).dice
     assert math.dist(die.center_mm, open_place) < 8
     assert (die.value, die.reason) == (None, "cocked")
