@@ -75,10 +75,10 @@ class _Watcher(Recognizer):
         self.quad: BoardQuad | None = None
         self.dice: tuple[DieSighting, ...] = ()
 
-    def _read_dice(self, image: Any, quad: BoardQuad, rect: Any, gain: Any
-                   ) -> tuple[DieSighting, ...]:
+    def _read_dice(self, image: Any, quad: BoardQuad, rect: Any, gain: Any,
+                   unread: list[Any] | None = None) -> tuple[DieSighting, ...]:
         self.quad = quad
-        self.dice = super()._read_dice(image, quad, rect, gain)
+        self.dice = super()._read_dice(image, quad, rect, gain, unread)
         return self.dice
 
 
