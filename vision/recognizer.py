@@ -396,16 +396,19 @@ EMPTY_VIEW_COCKED = 0.97
 view where neither the rules nor ``EMPTY_VIEW_THRESHOLD`` found one
 (:meth:`Recognizer._unseen_cocked`): asked only when every die of the game but one is read,
 nothing else is seen and the stack net has not called the die read a die resting on the
-other; coarse reader only, as ``EMPTY_VIEW_THRESHOLD``; inf asks no such question. A die
-leaning 35-45 degrees against the rail shows a 1024 px camera mostly side faces, where the
-rules find no die. Chosen on the 1024x768 tuning boards the net did not learn from
-(seventeenth round): on seeds 5069, 5070, 5084, 5085, 5091 and 5092, 4,274 dice right of
-4,399 without, 4,304 of 4,400 at 0.97 (415 of 474 cocked dice judged bad against 385, one
+other; by both readers (the fine reader's empty views are asked nothing else); inf asks no
+such question. A die leaning 35-45 degrees against the rail shows the camera mostly side
+faces, where the rules find no die. Chosen on the 1024x768 tuning boards the net did not
+learn from (seventeenth round): on seeds 5069, 5070, 5084, 5085, 5091 and 5092, 4,274 dice
+right of 4,399 without, 4,304 of 4,400 at 0.97 (415 of 474 cocked dice judged bad against 385, one
 more stray die, no flat die lost). Asked before the stack net: 4,306 at 0.97, 4,308 at 0.9
 and at 0.7 (one flat die lost there), but on the stacks of seed 5090 0.9 called a stray far
 from the stack cocked in 5 of 200 frames (confidences 0.91-0.94) and so kept the stack net
 from 10 stacks (367 of 400 judged bad instead of 377). Read without the stack net, a die
-alone on the board, those 200 frames gave no stray at 0.97."""
+alone on the board, those 200 frames gave no stray at 0.97. Asked of the fine reader too
+(eighteenth round), at 0.97 and at 0.9 alike: on the 1640x1232 tuning boards (5074, 5077,
+5080, 5051, 5055, 5060) 4,363 dice right of 4,380 against 4,359 (4 of the 5 cocked dice
+unseen found, no flat die lost, no stray), the stacks of 5089 as before (364 of 400)."""
 BOARD_NET_THRESHOLD = 0.5
 """Least probability of the board net's class for it to overrule the rules: the net decides
 where it gives a class even odds or better. Chosen on tuning boards the net did not learn
@@ -822,8 +825,8 @@ class Recognizer:
                    ) -> tuple[DieSighting, ...]:
         """The dice on the playing surface, ``quad`` mapping the surface's millimetres (its own
         plane when it lies below the rails) to the frame. The views where neither the rules
-        nor the net found a die are added to ``unread`` (coarse reader only), for
-        :meth:`_unseen_cocked`."""
+        nor the net found a die (the fine reader: where the rules found none) are added to
+        ``unread``, for :meth:`_unseen_cocked`."""
         if self._dice is None:
             return ()
         g = self.calibration.geometry
@@ -844,8 +847,11 @@ class Recognizer:
         eye = self._camera_place(quad) if ray_reader is not None else None
         found: list[tuple[tuple[float, float], Any]] = []
         seen: list[tuple[float, float]] = []
-        # views where the rules found nothing, to ask the net about (coarse reader only)
+        # views where the rules found nothing, to ask the net about their values (coarse
+        # reader only)
         ask_empty = coarse and EMPTY_VIEW_THRESHOLD <= 1.0
+        # ... and the fine reader's, for a cocked die only (``EMPTY_VIEW_COCKED``)
+        keep_empty = unread is not None and not coarse and EMPTY_VIEW_COCKED <= 1.0
         empty: list[_View] = []
         todo = list(cands)
         # NOTE: one call of the dice reader per view: the reader's cost grows with the
@@ -877,7 +883,8 @@ class Recognizer:
                 sightings = ray_reader(view, ray)
             else:
                 sightings = reader(view)
-            if ask_empty and not sightings and ray_reader is not None and eye is not None:
+            if ((ask_empty or keep_empty) and not sightings and ray_reader is not None
+                    and eye is not None):
                 empty.append(_View((cx, cy), view, ray))
             for d in sightings:
                 if not self._die_mm[0] <= float(d.size) / s <= self._die_mm[1]:
@@ -895,7 +902,10 @@ class Recognizer:
                         todo.insert(0, c_mm)
                     continue
                 found.append((c_mm, d))
-        if empty and ray_reader is not None:
+        if keep_empty and unread is not None:
+            unread.extend(v for v in empty
+                          if all(math.dist(v.center, c) >= DICE_APART for c, _ in found))
+        elif empty and ray_reader is not None:
             read_count = sum(d.value is not None for _, d in found)
             for (cx, cy), view, ray in empty:
                 if self._dice_count and read_count >= self._dice_count:
@@ -938,9 +948,10 @@ class Recognizer:
         """``dice`` and a cocked die found by the board net in one of the ``unread`` views
         (``EMPTY_VIEW_COCKED``), when every die of the game but one is read and nothing else
         was seen: a die leaning steeply against the rail shows the rules side faces only."""
-        reader = self._dice
+        reader = self._reader_for(self._native(quad))
         if (not self._dice_count or len(dice) != self._dice_count - 1
-                or any(d.value is None for d in dice) or not isinstance(reader, _StraightViewReader)):
+                or EMPTY_VIEW_COCKED > 1.0 or any(d.value is None for d in dice)
+                or not isinstance(reader, _StraightViewReader)):
             return dice
         size = self.calibration.geometry.die_size * self._dice_scale
         for view in unread:
