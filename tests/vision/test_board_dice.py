@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -385,19 +386,20 @@ def _steep_rail_board(seed: int, g: BoardGeometry, size: tuple[int, int]
     return scene, frame, cal, lean, flat
 
 
-def test_a_die_leaning_steeply_on_the_rail_is_found_by_the_board_net(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # A die leaning 35-45 degrees against the rail shows a 1024 px camera mostly its side
-    # faces: the rules may find no die at all there. With the other die read, the board net
-    # is asked about the views where nothing was found, for a cocked die (EMPTY_VIEW_COCKED).
-    # Of these twelve boards (seeds 978-989) 11 are caught, 9 without the question; 11 flat
-    # dice are read right either way.
+def _asked_and_not(monkeypatch: pytest.MonkeyPatch, seeds: range, size: tuple[int, int],
+                   before: Callable[[tuple[float, float]], None] = lambda lean: None
+                   ) -> tuple[dict[bool, int], dict[bool, list[bool]]]:
+    """On boards of :func:`_steep_rail_board`, with the board net's question about empty
+    views (``EMPTY_VIEW_COCKED`` as committed: True) and without (False): how many leaning
+    dice are judged cocked, and whether each flat die is read right. ``before`` is called
+    with the leaning die's place before each board is read."""
     committed = rec_mod.EMPTY_VIEW_COCKED
     g = BoardGeometry()
     caught = {True: 0, False: 0}
     flats: dict[bool, list[bool]] = {True: [], False: []}
-    for seed in range(978, 990):
-        scene, frame, cal, lean, flat = _steep_rail_board(seed, g, (1024, 768))
+    for seed in seeds:
+        scene, frame, cal, lean, flat = _steep_rail_board(seed, g, size)
+        before(lean)
         for asked in (True, False):
             monkeypatch.setattr(rec_mod, "EMPTY_VIEW_COCKED", committed if asked else math.inf)
             dice = Recognizer(cal).recognize(frame.image).dice
@@ -405,6 +407,17 @@ def test_a_die_leaning_steeply_on_the_rail_is_found_by_the_board_net(
             caught[asked] += near == ["cocked"]
             flats[asked].append([d.value for d in dice if math.dist(d.center_mm, flat) < 12]
                                 == [scene.dice[1].value])
+    return caught, flats
+
+
+def test_a_die_leaning_steeply_on_the_rail_is_found_by_the_board_net(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A die leaning 35-45 degrees against the rail shows a 1024 px camera mostly its side
+    # faces: the rules may find no die at all there. With the other die read, the board net
+    # is asked about the views where nothing was found, for a cocked die (EMPTY_VIEW_COCKED).
+    # Of these twelve boards (seeds 978-989) 11 are caught, 9 without the question; 11 flat
+    # dice are read right either way.
+    caught, flats = _asked_and_not(monkeypatch, range(978, 990), (1024, 768))
     assert caught[True] >= caught[False] + 2, caught
     assert flats[True] == flats[False] and sum(flats[True]) >= 11, flats
 
@@ -416,8 +429,6 @@ def test_the_fine_readers_empty_views_are_asked_for_a_cocked_die(
     # cocked dice of the 1640 px tuning boards). Here the rules are made blind to the
     # leaning die (nothing in a view centred within 24 mm of it): the board net finds 10 of
     # the 12 (none without the question), and the flat dice are all read right either way.
-    committed = rec_mod.EMPTY_VIEW_COCKED
-    g = BoardGeometry()
     at: list[tuple[float, float]] = []
     reader_view = Recognizer._reader_view
     rules = rec_mod._StraightViewReader.__call__
@@ -427,23 +438,12 @@ def test_the_fine_readers_empty_views_are_asked_for_a_cocked_die(
         at.append(center)
         return reader_view(self, image, quad, center, native)
 
-    def blind(lean: tuple[float, float]) -> Any:
+    def blind(lean: tuple[float, float]) -> None:
         def read(self: Any, image: Any, ray: Any = None) -> Any:
             return () if math.dist(at[-1], lean) < 24 else rules(self, image, ray)
-        return read
+        monkeypatch.setattr(rec_mod._StraightViewReader, "__call__", read)
 
     monkeypatch.setattr(Recognizer, "_reader_view", remember)
-    caught = {True: 0, False: 0}
-    flats: dict[bool, list[bool]] = {True: [], False: []}
-    for seed in range(990, 1002):
-        scene, frame, cal, lean, flat = _steep_rail_board(seed, g, (1640, 1232))
-        monkeypatch.setattr(rec_mod._StraightViewReader, "__call__", blind(lean))
-        for asked in (True, False):
-            monkeypatch.setattr(rec_mod, "EMPTY_VIEW_COCKED", committed if asked else math.inf)
-            dice = Recognizer(cal).recognize(frame.image).dice
-            near = [d.reason for d in dice if math.dist(d.center_mm, lean) < 12]
-            caught[asked] += near == ["cocked"]
-            flats[asked].append([d.value for d in dice if math.dist(d.center_mm, flat) < 12]
-                                == [scene.dice[1].value])
+    caught, flats = _asked_and_not(monkeypatch, range(990, 1002), (1640, 1232), blind)
     assert caught[True] >= 10 and caught[False] == 0, caught
     assert flats[True] == flats[False] and sum(flats[True]) == 12, flats
