@@ -444,14 +444,19 @@ the top die's side faces, toward the camera."""
 STACK_SCALE = 3.0
 """Pixels per millimetre of the straightened view the stack net's crop is drawn from."""
 
-STACK_THRESHOLD = 0.5
+STACK_THRESHOLD = 0.3
 """Least probability of ``"stacked"`` for the one die read alone to be called a die resting on
 the other (both then reported as one sighting, value None, reason ``"on_die"``). Chosen on
 tuning boards the net did not learn from: of the stacks with one die read (seeds 5088, 5089,
-5090) 292 of 317 called so at 0.5, 275 at 0.8, 255 at 0.9; of the lone dice read on seeds
-5069, 5070 and 5074, 23 of 1,994 would be called so at 0.5, 12 at 0.8, 5 at 0.9, were they read
-alone (no frame there with one die read was). A die judged cocked is not asked: 10 % of lone
-cocked dice would be called stacked at 0.5."""
+5090) 301 of 317 called so at 0.3, 292 at 0.5, 275 at 0.8, 255 at 0.9; of the lone dice read
+on seeds 5069, 5070 and 5074, 41 would be called so at 0.3, 23 of 1,994 at 0.5, 12 at 0.8, 5
+at 0.9, were they read alone (no frame there with one die read was). A die judged cocked is
+not asked: 10 % of lone cocked dice would be called stacked at 0.5. Read by ``tablier eval``
+(eighteenth round; 0.5 in the sixteenth), dice per die on 5089 and 5090: 364 and 377 of 400
+at 0.5, 370 and 379 at 0.4, 374 and 385 at 0.3, 380 and 389 at 0.2; 5088 74 of 80 from 0.5
+to 0.3, 78 at 0.2. The boards without stacks (5069, 5070, 5084, 5085, 5091, 5092 at
+1024x768; 5074, 5077, 5080, 5051, 5055, 5060 at 1640x1232) read alike from 0.5 to 0.3 but
+one die more on 5085 at 0.3; 0.2 lost a lone die on 5070."""
 
 SUPPORT_REACH = 24.0
 """A die judged cocked whose centre lies farther than this (mm) from the rail and the bridge,
