@@ -21,6 +21,17 @@ Image = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]
 THUMB = (60, 56)
 """Width and height of the motion thumbnail."""
+SURFACE_CONNECTIVITY = 4
+"""Odd surface probes are one group when they are grid neighbours side by side (4), not also
+corner to corner (8). Where white dames lie in rows and piles, the probes on their rims see
+dame and point mixed, a colour like none known, and such probes meet corner to corner
+around the dames. A hand or a cup covers a solid block of probes. On the tuning boards
+(nineteenth round; 5,600 frames of seeds 5069, 5070, 5074, 5077, 5080, 5084, 5085, 5091,
+5092, 5051, 5055, 5060, 5089, 5090, 5094; throwaway ``out/occgrid.py``), the largest group
+in a frame with nothing over the board was 6 probes in 3 frames and 8 in one with 8
+neighbours (4 frames judged occluded), 6 in 2 frames with 4 (2 judged so); the occluded
+frames that only the surface probes flagged (12 of 416) had groups of 8-41 probes either
+way."""
 MARK_REACH = 30.0
 """How far (mm) from its hole the centre of a rail probe the pavillon's flag touches may lie:
 the flag is 22 mm long, its shadow 2 mm more, a probe's disc 2.5 mm, and blur a little."""
@@ -156,7 +167,8 @@ def detect_occlusion(cfg: VisionConfig, rectified: Image, *, gain: F32,
     grid = bad_surf.reshape(layout.surface_grid).astype(np.uint8)
     n_surf = 0
     if grid.any():
-        _count, labels = cv2.connectedComponents(grid, connectivity=8)
+        # NOTE: side by side only, not corner to corner (``SURFACE_CONNECTIVITY``).
+        _count, labels = cv2.connectedComponents(grid, connectivity=SURFACE_CONNECTIVITY)
         n_surf = int(np.bincount(labels.ravel())[1:].max())
     motion = None
     if previous is not None:

@@ -374,6 +374,41 @@ def test_white_lit_past_the_reference_is_no_hand_but_skin_is(
 
 
 
+def test_odd_surface_probes_meeting_corner_to_corner_are_no_hand(
+        small_session: Path, small_recognizer: Recognizer) -> None:
+    from tablier.vision.board import locate_board, rectify
+    from tablier.vision.checkers import light_gain
+    from tablier.vision.occlusion import detect_occlusion
+    cfg = small_recognizer.config
+    img = next(i for i, t in _pairs(small_session) if not json.loads(t.read_text())["occluded"])
+    frame = read_image(img)
+    rect = rectify(cfg, frame, locate_board(cfg, frame))
+    gain = light_gain(cfg, rect.reshape(-1, 3))
+    rows, cols = cfg.layout.surface_grid
+    centres = cfg.layout.to_pixels(cfg.layout.surface.mm).reshape(rows, cols, 2)
+    skin = np.clip(np.array((205, 150, 125)) / gain, 0, 255).astype(np.uint8)
+    half = round(4.0 * cfg.layout.scale)  # a 8 mm square over each probe (2.5 mm discs)
+
+    def painted(cells: list[tuple[int, int]]) -> Image:
+        out = rect.copy()
+        for r, c in cells:
+            x, y = np.round(centres[r, c]).astype(int)
+            out[y - half:y + half + 1, x - half:x + half + 1] = skin
+        return out
+
+    r0, c0 = rows // 2 - 4, cols // 2 - 4
+    # the rims of white dames in rows and piles: odd probes that meet corner to corner
+    chain = [(r0 + i, c0 + i) for i in range(8)]
+    reading = detect_occlusion(cfg, painted(chain), gain=gain)
+    assert reading.surface_anomalies < cfg.calibration.thresholds.surface_anomalies
+    assert not reading.occluded
+    # a hand or a cup: the same number of probes in a block
+    block = [(r0 + i, c0 + j) for i in range(2) for j in range(4)]
+    reading = detect_occlusion(cfg, painted(block), gain=gain)
+    assert reading.surface_anomalies >= 8
+    assert reading.occluded
+
+
 def test_a_flag_s_worth_of_odd_rail_probes_by_a_hole_is_no_arm() -> None:
     from tablier.vision.occlusion import MARK_REACH, _largest_cluster
     hole = np.array([[185.0, 537.5]])
