@@ -586,10 +586,30 @@ def _dames_hold_dice(rng: np.random.Generator, g: BoardGeometry, held: Mapping[i
     return out
 
 
+def _touching(rng: np.random.Generator, g: BoardGeometry, die: DieSpec
+              ) -> tuple[tuple[float, float], float] | None:
+    """Where a second die lies flat against ``die``, and its turn: beside one of its four
+    faces, slid along it by up to half a die, turned up to 10 degrees from it, 0.2-2 mm
+    apart where they are nearest; None when that place is off the surface or by the bridge."""
+    s = g.die_size
+    turn = float(rng.uniform(-10.0, 10.0))
+    side = math.radians(die.rotation + 90.0 * int(rng.integers(4)))
+    # NOTE: a square turned by ``turn`` reaches s/2 (cos + sin) toward its neighbour
+    d = math.radians(abs(turn))
+    reach = s / 2 + s / 2 * (math.cos(d) + math.sin(d)) + float(rng.uniform(0.2, 2.0))
+    slide = float(rng.uniform(-0.5, 0.5)) * s
+    x = die.center[0] + reach * math.cos(side) - slide * math.sin(side)
+    y = die.center[1] + reach * math.sin(side) + slide * math.cos(side)
+    x0, y0, x1, y1 = g.surface
+    if not (x0 + 12 < x < x1 - 12 and y0 + 12 < y < y1 - 12) or abs(x - g.bridge_x) < 25:
+        return None
+    return (x, y), die.rotation + turn
+
+
 def random_scene(rng: np.random.Generator, *, dice: bool = True,
                  occluder_rate: float = 0.0, cocked_rate: float = 0.0,
                  cocked_against: bool = True, by_rail: float = 0.0,
-                 on_dames: float = 0.0, on_die: float = 0.0) -> Scene:
+                 on_dames: float = 0.0, on_die: float = 0.0, touching: float = 0.0) -> Scene:
     """A random mid-game board: 15 dames a side spread over plausible fields.
 
     Fields hold one colour each (a field is never shared), the talons keep a pile, and the
@@ -674,6 +694,12 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
               specs[0].center[1] + float(rng.uniform(-third, third)))
         specs[1] = replace(specs[1], center=at, on_dame=False, on_die=True)
         stacked = True
+    if (len(specs) == 2 and touching > 0 and rng.random() < touching and not stacked
+            and not any(d.on_dame for d in specs)):
+        beside = _touching(rng, g, specs[0])
+        if beside is not None:
+            specs[1] = replace(specs[1], center=beside[0], rotation=beside[1])
+            stacked = True  # NOTE: neither is then cocked (a die leaning on the other is not drawn)
     if specs and cocked_rate > 0 and rng.random() < cocked_rate and not stacked:
         k = int(rng.integers(len(specs)))
         specs[k] = replace(specs[k], cocked=float(rng.uniform(20.0, 45.0)),
@@ -1398,7 +1424,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                width: int = 1640, height: int = 1232, occluder_rate: float = 0.08,
                dice: bool = True, cocked_rate: float = 0.0, cocked_against: bool = True,
                by_rail: float = 0.0, on_dames: float = 0.0, parallax: bool = True,
-               depth: float = 0.0, on_die: float = 0.0) -> list[Path]:
+               depth: float = 0.0, on_die: float = 0.0, touching: float = 0.0) -> list[Path]:
     """Render a fixture set: sessions of one board and camera, each with its calibration.
 
     Each session has its own board style, camera and lens; its ``reference.jpg`` (the start of a
@@ -1427,6 +1453,8 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
             :func:`render_frame`); the reference frame too.
         on_die: share of frames whose second die rests on the first (see
             :func:`random_scene`).
+        touching: share of frames whose two dice lie flat side by side, touching or nearly
+            (see :func:`random_scene`).
 
     Returns:
         The session folders.
@@ -1463,7 +1491,8 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                 pose = nudge(cam, rng, geometry=g)
             scene = random_scene(rng, dice=dice, occluder_rate=occluder_rate,
                                  cocked_rate=cocked_rate, cocked_against=cocked_against,
-                                 by_rail=by_rail, on_dames=on_dames, on_die=on_die)
+                                 by_rail=by_rail, on_dames=on_dames, on_die=on_die,
+                                 touching=touching)
             r = render_frame(scene, style=style, camera=pose, seed=int(rng.integers(2**31)),
                              geometry=g, parallax=parallax, depth=depth)
             write_frame(r, folder, f"frame_{i:03d}")

@@ -49,6 +49,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--on-die", type=float, default=0.0,
                         help="share of frames whose second die rests on the first, a bad "
                              "throw (default: %(default)s)")
+    parser.add_argument("--touching", type=float, default=0.0,
+                        help="share of frames whose two dice lie flat side by side, touching "
+                             "or nearly, a good throw (default: %(default)s; before this option "
+                             "two dice lay at least 30 mm apart)")
     parser.add_argument("--depth", type=float, default=0.0, metavar="MM",
                         help="how far the playing surface lies below the rails' top, mm "
                              "(default: %(default)s, the whole board in one plane)")
@@ -84,9 +88,10 @@ def run(args: argparse.Namespace) -> int:
     if (args.sessions < 1 or args.frames < 1 or not 0 <= args.occluders <= 1
             or not 0 <= args.cocked <= 1 or not 0 <= args.by_rail <= 1
             or not 0 <= args.on_dames <= 1 or not 0 <= args.on_die <= 1
-            or not 0 <= args.depth <= 80):
+            or not 0 <= args.touching <= 1 or not 0 <= args.depth <= 80):
         raise UsageError("--sessions and --frames must be at least 1, --occluders, --cocked, "
-                         "--by-rail, --on-dames and --on-die 0..1, --depth 0..80 mm")
+                         "--by-rail, --on-dames, --on-die and --touching 0..1, --depth 0..80 "
+                         "mm")
     from tablier.calibration.calibration import CalibrationError
     try:
         return _render(args, w, h)
@@ -107,6 +112,7 @@ def _render(args: argparse.Namespace, w: int, h: int) -> int:
                          width=w, height=h, occluder_rate=args.occluders,
                          cocked_rate=args.cocked, cocked_against=args.cocked_against,
                          by_rail=args.by_rail, on_dames=args.on_dames,
-                         parallax=args.parallax, depth=args.depth, on_die=args.on_die)
+                         parallax=args.parallax, depth=args.depth, on_die=args.on_die,
+                         touching=args.touching)
     print(f"wrote {len(folders)} session(s) of {args.frames} frames under {args.out}")
     return 0

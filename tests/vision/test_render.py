@@ -327,3 +327,32 @@ def test_a_die_resting_on_the_other_is_drawn_raised_and_both_are_a_bad_throw() -
     assert math.dist(truth[0]["center_mm"], apart.truth["dice"][0]["center_mm"]) < 1e-6
     assert math.dist(truth[1]["center_mm"], truth[0]["center_mm"]) < g.die_size
     assert not np.array_equal(stacked.image, apart.image)
+
+
+def test_two_dice_may_be_drawn_touching_side_by_side() -> None:
+    import math
+    g = BoardGeometry()
+    s = g.die_size
+    touching = 0
+    for seed in range(20):
+        scene = random_scene(np.random.default_rng(seed), touching=1.0, cocked_rate=1.0)
+        a, b = scene.dice
+        gap = math.dist(a.center, b.center)
+        if gap >= 30.0:
+            continue  # the place beside the first die was off the surface
+        touching += 1
+        assert not a.cocked and not b.cocked and not a.on_die and not b.on_die
+        assert abs((b.rotation - a.rotation + 45.0) % 90.0 - 45.0) <= 10.0
+        # in the first die's frame, the second lies beyond one of its faces, slid along it
+        # by half a die at most: the two squares cannot overlap
+        t = math.radians(a.rotation)
+        dx, dy = b.center[0] - a.center[0], b.center[1] - a.center[1]
+        u, v = dx * math.cos(t) + dy * math.sin(t), -dx * math.sin(t) + dy * math.cos(t)
+        far, near = max(abs(u), abs(v)), min(abs(u), abs(v))
+        assert s < far <= s * (0.5 + 0.5 * (math.cos(math.radians(10)) + math.sin(
+            math.radians(10)))) + 2.0 + 1e-6
+        assert near <= s / 2 + 1e-6
+    assert touching >= 10
+    # without the option nothing more is drawn: the scenes of older seeds stay alike
+    assert random_scene(np.random.default_rng(4)) == random_scene(np.random.default_rng(4),
+                                                                   touching=0.0)
