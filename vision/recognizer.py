@@ -458,6 +458,17 @@ to 0.3, 78 at 0.2. The boards without stacks (5069, 5070, 5084, 5085, 5091, 5092
 1024x768; 5074, 5077, 5080, 5051, 5055, 5060 at 1640x1232) read alike from 0.5 to 0.3 but
 one die more on 5085 at 0.3; 0.2 lost a lone die on 5070."""
 
+STACK_PAIR = 15.0
+"""Two dice read nearer than this (mm, centre to centre) cannot both lie flat: dice side by
+side are a die's side (16 mm) apart or more. Such a pair is a die resting on the other whose
+die below the reader saw beside it (or a die leaning on the other, a bad throw too): the stack
+net is asked of both, and at ``STACK_THRESHOLD`` or surer the pair is one bad throw (reason
+``"on_die"``, where the surer die was seen). Two sightings nearer than ``DICE_APART`` are
+one die already. On the tuning boards of ``STACK_THRESHOLD`` (nineteenth round; throwaway
+``out/twoclose.py``), the stacks read as two dice lay 13.6, 13.7, 14.1 and 14.3 mm apart (the
+surer die 0.999 or more stacked) and one 20.5 mm apart; no frame without a stack had two dice
+read within 30 mm (the renderer lays no lone dice touching)."""
+
 SUPPORT_REACH = 24.0
 """A die judged cocked whose centre lies farther than this (mm) from the rail and the bridge,
 from every dame's and jeton's rim and from the other die's side has nothing to lean on: it is asked of
@@ -992,19 +1003,31 @@ class Recognizer:
         crop = dicenet.crop_die(grey, (size / 2, size / 2), die, away=away, window=STACK_WINDOW)
         return crop, tilt
 
-    def _stacked(self, image: Image, quad: BoardQuad, die: DieSighting
-                 ) -> tuple[DieSighting, ...]:
-        """The one die seen, or a bad throw when the stack net finds it resting on the other."""
+    def _stack_p(self, image: Image, quad: BoardQuad, die: DieSighting) -> float | None:
+        """The stack net's probability that ``die`` rests on the other (None: no camera
+        place to turn its crop by)."""
         eye = self._camera_place(quad)
         if eye is None:
-            return (die,)
+            return None
         crop, tilt = self.stack_crop(image, quad, die.center_mm, eye)
         weights = dicenet.load_weights(STACK_NET, len(STACK_CLASSES))
-        p = float(dicenet.forward(crop[None], np.array([[1.0, tilt]], np.float32),
-                                  weights=weights)[0, 1])
-        if p < STACK_THRESHOLD:
-            return (die,)
-        # NOTE: the die below is hidden: one sighting stands for both, and the throw is bad
+        return float(dicenet.forward(crop[None], np.array([[1.0, tilt]], np.float32),
+                                     weights=weights)[0, 1])
+
+    def _stacked(self, image: Image, quad: BoardQuad, dice: tuple[DieSighting, ...]
+                 ) -> tuple[DieSighting, ...]:
+        """The dice seen, or one bad throw when the stack net finds one of them resting on the
+        other (the surest, at ``STACK_THRESHOLD`` or surer)."""
+        best: tuple[float, DieSighting] | None = None
+        for die in dice:
+            p = self._stack_p(image, quad, die)
+            if p is not None and p >= STACK_THRESHOLD and (best is None or p > best[0]):
+                best = (p, die)
+        if best is None:
+            return dice
+        # NOTE: the die below is hidden, or seen beside the top one as a second die: one
+        # sighting stands for both, and the throw is bad
+        p, die = best
         return (dataclasses.replace(die, value=None, reason="on_die", confidence=round(p, 3),
                                     tilt=None),)
 
@@ -1157,7 +1180,10 @@ class Recognizer:
             dice = self._read_dice(frame, surface, rect, gain, unread)
             if self._stack_net and len(dice) == 1 and dice[0].value is not None:
                 # NOTE: a die judged cocked is a bad throw already, and keeps its reason
-                dice = self._stacked(frame, surface, dice[0])
+                dice = self._stacked(frame, surface, dice)
+            elif (self._stack_net and len(dice) == 2
+                  and math.dist(dice[0].center_mm, dice[1].center_mm) < STACK_PAIR):
+                dice = self._stacked(frame, surface, dice)
             # NOTE: after the stack net: beside a die resting on the other, the net calls
             # the die below cocked (tuning seed 5090: 377 of 400 stacked dice judged bad
             # asked first, 367 asked before the stack net)
