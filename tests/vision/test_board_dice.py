@@ -447,3 +447,40 @@ def test_the_fine_readers_empty_views_are_asked_for_a_cocked_die(
     caught, flats = _asked_and_not(monkeypatch, range(990, 1002), (1640, 1232), blind)
     assert caught[True] >= 10 and caught[False] == 0, caught
     assert flats[True] == flats[False] and sum(flats[True]) == 12, flats
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1640, 1232)])
+def test_two_dice_lying_side_by_side_are_read(monkeypatch: pytest.MonkeyPatch,
+                                              size: tuple[int, int]) -> None:
+    # Touching face to face (seeds 1010-1015): the board net, taught on dice lying apart,
+    # took the other die in its crop for a leaning die's side faces and called both cocked.
+    from tablier.vision import dice as dice_mod
+    g = BoardGeometry()
+    boards = []
+    for seed in range(1010, 1016):
+        rng, style, cam, cal = _board(seed, g, size)
+        x, y = float(rng.uniform(120, 220)), float(rng.uniform(120, 420))
+        values = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        dice = (DieSpec(values[0], (x, y), 0.0),
+                DieSpec(values[1], (x + g.die_size + 0.3, y), 0.0))
+        frame = render_frame(Scene(white={1: 15}, black={1: 15}, dice=dice), style=style,
+                             camera=cam, seed=seed, geometry=g, width=size[0], height=size[1])
+        boards.append((cal, frame.image, sorted(values)))
+
+    def read() -> tuple[int, int]:
+        right = stacked = 0
+        for cal, image, values in boards:
+            seen = Recognizer(cal).recognize(image).dice
+            right += sorted(d.value or 0 for d in seen) == values
+            stacked += any(d.reason == "on_die" for d in seen)
+        return right, stacked
+
+    right, stacked = read()
+    # at 1024x768 one pair (seed 1011) shows one die read, which the stack net calls
+    # resting on the other, and one is read as faces nearer than two dice can be (ONE_DIE;
+    # docs/vision.md, Limits)
+    assert right >= (4 if size[0] < 1500 else 5) and stacked <= 1, (right, stacked)
+    second = dice_mod._second_opinion
+    monkeypatch.setattr(dice_mod, "_second_opinion", lambda cfg, grey, dice: second(
+        dataclasses.replace(cfg, net_cocked_apart=0.0), grey, dice))
+    assert read()[0] <= 2
