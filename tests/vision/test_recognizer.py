@@ -346,16 +346,23 @@ def test_a_tilted_die_against_a_dame_or_the_rail_is_cocked(small_recognizer: Rec
 
 
 
-def test_white_lit_past_the_reference_is_no_hand_but_skin_is(
-        small_session: Path, small_recognizer: Recognizer) -> None:
+def _rectified_unoccluded(session: Path, recognizer: Recognizer) -> tuple[Image, Any]:
+    """The first frame of ``session`` with nothing over the board, rectified, and its light
+    gain."""
     from tablier.vision.board import locate_board, rectify
     from tablier.vision.checkers import light_gain
-    from tablier.vision.occlusion import detect_occlusion
-    cfg = small_recognizer.config
-    img = next(i for i, t in _pairs(small_session) if not json.loads(t.read_text())["occluded"])
+    cfg = recognizer.config
+    img = next(i for i, t in _pairs(session) if not json.loads(t.read_text())["occluded"])
     frame = read_image(img)
     rect = rectify(cfg, frame, locate_board(cfg, frame))
-    gain = light_gain(cfg, rect.reshape(-1, 3))
+    return rect, light_gain(cfg, rect.reshape(-1, 3))
+
+
+def test_white_lit_past_the_reference_is_no_hand_but_skin_is(
+        small_session: Path, small_recognizer: Recognizer) -> None:
+    from tablier.vision.occlusion import detect_occlusion
+    cfg = small_recognizer.config
+    rect, gain = _rectified_unoccluded(small_session, small_recognizer)
     assert not detect_occlusion(cfg, rect, gain=gain).occluded
     # a patch of the surface well inside the rails, 60 mm square
     x0, y0, _x1, _y1 = cfg.calibration.geometry.surface
@@ -376,14 +383,9 @@ def test_white_lit_past_the_reference_is_no_hand_but_skin_is(
 
 def test_odd_surface_probes_meeting_corner_to_corner_are_no_hand(
         small_session: Path, small_recognizer: Recognizer) -> None:
-    from tablier.vision.board import locate_board, rectify
-    from tablier.vision.checkers import light_gain
     from tablier.vision.occlusion import detect_occlusion
     cfg = small_recognizer.config
-    img = next(i for i, t in _pairs(small_session) if not json.loads(t.read_text())["occluded"])
-    frame = read_image(img)
-    rect = rectify(cfg, frame, locate_board(cfg, frame))
-    gain = light_gain(cfg, rect.reshape(-1, 3))
+    rect, gain = _rectified_unoccluded(small_session, small_recognizer)
     rows, cols = cfg.layout.surface_grid
     centres = cfg.layout.to_pixels(cfg.layout.surface.mm).reshape(rows, cols, 2)
     skin = np.clip(np.array((205, 150, 125)) / gain, 0, 255).astype(np.uint8)
