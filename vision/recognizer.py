@@ -589,8 +589,8 @@ class Recognizer:
                 (a blurred die whose pips are too faint for the pip search).
             stack_net: when a frame shows one die alone, and reads it, ask the stack net
                 (``STACK_NET``) whether it rests on the other; at ``STACK_THRESHOLD`` or
-                surer it is reported as a bad throw (reason ``"on_die"``). Not used with
-                ``dice_reader``.
+                surer it is reported as a bad throw (reason ``"on_die"``). Two dice read
+                nearer than ``STACK_PAIR`` are asked too. Not used with ``dice_reader``.
 
         Raises:
             CalibrationError: if the calibration does not fit this tablier (stale).

@@ -687,20 +687,20 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
             for f, n in men[c].items() if n > 0}
     if specs and on_dames > 0:
         specs = _dames_hold_dice(rng, g, held, specs, on_dames, along_rail)
-    stacked = False
+    paired = False  # the dice laid as a pair (one on the other, or side by side): none cocked
     if len(specs) == 2 and on_die > 0 and rng.random() < on_die and not specs[0].on_dame:
         third = g.die_size / 3
         at = (specs[0].center[0] + float(rng.uniform(-third, third)),
               specs[0].center[1] + float(rng.uniform(-third, third)))
         specs[1] = replace(specs[1], center=at, on_dame=False, on_die=True)
-        stacked = True
-    if (len(specs) == 2 and touching > 0 and rng.random() < touching and not stacked
+        paired = True
+    if (len(specs) == 2 and touching > 0 and rng.random() < touching and not paired
             and not any(d.on_dame for d in specs)):
         beside = _touching(rng, g, specs[0])
         if beside is not None:
             specs[1] = replace(specs[1], center=beside[0], rotation=beside[1])
-            stacked = True  # NOTE: neither is then cocked (a die leaning on the other is not drawn)
-    if specs and cocked_rate > 0 and rng.random() < cocked_rate and not stacked:
+            paired = True  # NOTE: a die leaning on the other is not drawn
+    if specs and cocked_rate > 0 and rng.random() < cocked_rate and not paired:
         k = int(rng.integers(len(specs)))
         specs[k] = replace(specs[k], cocked=float(rng.uniform(20.0, 45.0)),
                            cock_direction=float(rng.uniform(0.0, 360.0)))
