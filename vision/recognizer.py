@@ -1003,25 +1003,20 @@ class Recognizer:
         crop = dicenet.crop_die(grey, (size / 2, size / 2), die, away=away, window=STACK_WINDOW)
         return crop, tilt
 
-    def _stack_p(self, image: Image, quad: BoardQuad, die: DieSighting) -> float | None:
-        """The stack net's probability that ``die`` rests on the other (None: no camera
-        place to turn its crop by)."""
-        eye = self._camera_place(quad)
-        if eye is None:
-            return None
-        crop, tilt = self.stack_crop(image, quad, die.center_mm, eye)
-        weights = dicenet.load_weights(STACK_NET, len(STACK_CLASSES))
-        return float(dicenet.forward(crop[None], np.array([[1.0, tilt]], np.float32),
-                                     weights=weights)[0, 1])
-
     def _stacked(self, image: Image, quad: BoardQuad, dice: tuple[DieSighting, ...]
                  ) -> tuple[DieSighting, ...]:
         """The dice seen, or one bad throw when the stack net finds one of them resting on the
         other (the surest, at ``STACK_THRESHOLD`` or surer)."""
+        eye = self._camera_place(quad)
+        if eye is None:
+            return dice
+        weights = dicenet.load_weights(STACK_NET, len(STACK_CLASSES))
         best: tuple[float, DieSighting] | None = None
         for die in dice:
-            p = self._stack_p(image, quad, die)
-            if p is not None and p >= STACK_THRESHOLD and (best is None or p > best[0]):
+            crop, tilt = self.stack_crop(image, quad, die.center_mm, eye)
+            p = float(dicenet.forward(crop[None], np.array([[1.0, tilt]], np.float32),
+                                      weights=weights)[0, 1])
+            if p >= STACK_THRESHOLD and (best is None or p > best[0]):
                 best = (p, die)
         if best is None:
             return dice

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -109,16 +110,16 @@ def test_a_stack_read_as_two_dice_side_by_side_is_one_bad_throw(
     # tuning seed 5089, where 4 stacks of 200 were read so (docs/vision.md, nineteenth round).
     throws = _throws((1640, 1232), range(1002, 1010), stacked=True)
     made = {True: 0, False: 0}
+    read = Recognizer._read_dice
     for place, _, (rec, _), image in throws:
-        read = Recognizer._read_dice
 
-        def with_below(self: Recognizer, *args: object, read: object = read,
+        def with_below(self: Recognizer, *args: Any,
                        place: tuple[float, float] = place) -> tuple[DieSighting, ...]:
-            dice = read(self, *args)  # type: ignore[operator]
+            dice = read(self, *args)
             top = [d for d in dice if math.dist(d.center_mm, place) < 8]
             if len(dice) != 1 or not top:
                 return dice
-            eye = self._camera_place(args[1])  # type: ignore[arg-type]
+            eye = self._camera_place(args[1])
             assert eye is not None
             toward = np.subtract(eye[:2], place)
             below = np.add(place, 14.0 * toward / np.linalg.norm(toward))
