@@ -1022,7 +1022,9 @@ def _draw_dice(p: _Painter, dice: Sequence[DieSpec],
                stacks: Sequence[Stack] = ()) -> list[dict[str, Any]]:
     render = _die_renderer()
     out: list[dict[str, Any]] = []
-    # NOTE: a die resting on the other is drawn after it
+    # NOTE: the dice lying on the board keep from each other's shadows (their tops are as
+    # high); a die resting on the other is drawn after it, its shadow on the lower one.
+    bodies = np.zeros(p.img.shape[:2], np.float32)
     for d in sorted(dice, key=lambda d: d.on_die):
         stand = 0.0
         if d.on_dame and stacks:
@@ -1046,7 +1048,8 @@ def _draw_dice(p: _Painter, dice: Sequence[DieSpec],
         t = render(p.img, value=d.value, center=(x / _ONE, y / _ONE), size=p.g.die_size * p.s,
                    rotation=d.rotation, cocked=d.cocked, cock_direction=d.cock_direction,
                    lean=lean, stand=stand,
-                   elevation=p.g.die_size * p.s if d.on_die else 0.0)
+                   elevation=p.g.die_size * p.s if d.on_die else 0.0,
+                   bodies=None if d.on_die else bodies)
         info = t if isinstance(t, dict) else t.to_json()
         c = info["center"]
         out.append({"value": info["value"], "reason": info.get("reason"),

@@ -202,6 +202,7 @@ def render_die(
     corner_radius: float = 0.14,
     cocked_limit: float = 12.0,
     lean: tuple[float, float] = (0.0, 0.0),
+    bodies: NDArray[np.float32] | None = None,
 ) -> DieTruth:
     """Draw one die onto ``canvas`` (in place) and return its ground truth.
 
@@ -239,6 +240,10 @@ def render_die(
             image plane is parallel to the board, at height H (pixels) above the point N of
             the image, sees a die at p with ``lean = (p - N) / H`` (its top drawn outward,
             the side faces that face N showing). Added to the ``view_tilt`` projection.
+        bodies: an HxW float32 mask (0..1) of the dice drawn before on ``canvas``, or None.
+            This die's shadow does not darken them (two dice lying side by side: a light
+            above the board cannot shade one's top face by the other, both being as high),
+            and this die's body is added to it (changed in place).
 
     Returns:
         The :class:`DieTruth` of what was drawn.
@@ -253,6 +258,8 @@ def render_die(
         raise ValueError(f"die size must be above 2 pixels, got {size!r}")
     if canvas.ndim != 3 or canvas.shape[2] != 3 or canvas.dtype != np.uint8:
         raise ValueError(f"canvas must be HxWx3 uint8, got {canvas.shape} {canvas.dtype}")
+    if bodies is not None and bodies.shape != canvas.shape[:2]:
+        raise ValueError(f"bodies must be {canvas.shape[:2]}, got {bodies.shape}")
 
     pose = die_pose(value, rotation, cocked, cock_direction)
     vd = math.radians(view_direction)
@@ -379,9 +386,13 @@ def render_die(
     alpha = np.asarray(cv2.resize(alpha, small, interpolation=cv2.INTER_AREA), dtype=np.float32)
     sl = (slice(cy0 - y0, cy1 - y0), slice(cx0 - x0, cx1 - x0))
     region = canvas[cy0:cy1, cx0:cx1].astype(np.float32)
-    region *= (1.0 - shadow * np.clip(smask[sl], 0.0, 1.0))[:, :, None]
-    a = np.clip(alpha[sl], 0.0, 1.0)[:, :, None]
-    region = region * (1.0 - a) + colour[sl] * a
+    cast = np.clip(smask[sl], 0.0, 1.0)
+    a = np.clip(alpha[sl], 0.0, 1.0)
+    if bodies is not None:
+        cast = cast * (1.0 - bodies[cy0:cy1, cx0:cx1])
+        np.maximum(bodies[cy0:cy1, cx0:cx1], a, out=bodies[cy0:cy1, cx0:cx1])
+    region *= (1.0 - shadow * cast)[:, :, None]
+    region = region * (1.0 - a[:, :, None]) + colour[sl] * a[:, :, None]
     canvas[cy0:cy1, cx0:cx1] = np.clip(region + 0.5, 0, 255).astype(np.uint8)
     return truth
 

@@ -84,6 +84,33 @@ def test_render_is_deterministic_and_local() -> None:
     assert np.array_equal(a[150:, 150:], _canvas()[150:, 150:])
 
 
+def test_a_die_s_shadow_leaves_the_top_of_a_die_beside_it_alone() -> None:
+    # Two dice side by side, the light low on the right: the second die's shadow reaches
+    # across the first, whose top face is as high as the second's and stays lit.
+    light = (1.0, 0.0, 0.5)
+
+    def pair(shadow: float, bodies: bool) -> np.ndarray:
+        canvas = _canvas()
+        mask = np.zeros(canvas.shape[:2], np.float32) if bodies else None
+        render_die(canvas, value=4, center=(80.0, 100.0), size=40.0, light_direction=light,
+                   bodies=mask)
+        render_die(canvas, value=2, center=(122.0, 100.0), size=40.0, light_direction=light,
+                   shadow=shadow, bodies=mask)
+        return canvas
+
+    first_top = (slice(85, 115), slice(65, 95))
+    unshaded = pair(0.0, True)[first_top].astype(int)
+    assert np.abs(pair(0.45, True)[first_top].astype(int) - unshaded).max() <= 1
+    # without the mask the shadow darkens it (the renderer before 2026-11-26)
+    assert (pair(0.45, False)[first_top].astype(int) - unshaded).min() < -20
+
+
+def test_the_bodies_mask_must_fit_the_canvas() -> None:
+    with pytest.raises(ValueError, match="bodies"):
+        render_die(_canvas(), value=3, center=(50.0, 50.0), size=30.0,
+                   bodies=np.zeros((10, 10), np.float32))
+
+
 @pytest.mark.parametrize("kwargs", [{"value": 0}, {"value": 7}, {"size": 1.0}])
 def test_bad_arguments(kwargs: dict[str, float]) -> None:
     args: dict[str, float] = {"value": 3, "size": 30.0}
