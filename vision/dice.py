@@ -188,14 +188,17 @@ class DiceConfig:
     found lies within this many die sizes of it, centre to centre: two dice lying side by
     side are one die size apart or a little more, the crop then holds the other's body, and
     the net, taught on dice lying apart, takes it for the side faces of a leaning die (with
-    certainty). Only where the other die is read as a value and lies ``ONE_DIE`` or more
-    apart: a cocked die's side face is often found as a second die, and the net's call is
-    then right. On the nineteenth round's tuning boards with two dice side by side in about
+    certainty). Only where the other die is read as a value, or cut by the view's border
+    (``out_of_view``: a view centred on one of two touching dice cuts the other), and lies
+    ``ONE_DIE`` or more apart: a cocked die's side face is often found as a second die, and
+    the net's call is then right. On the nineteenth round's tuning boards with two dice side by side in about
     a fifth of the frames (``tablier render --touching 0.5``), dice per die on seed 5103
     (1640x1232) 343 of 364 without, 357 with; on 5104 (1024x768) 327 and 349 of 358; the
     six tuning boards with cocked dice (5069, 5084, 5085, 5074, 5077, 5080) read alike.
     Without the value and ``ONE_DIE`` conditions 358 and 351, but 18 dice fewer of 4,383 on
-    those six (16 cocked dice let through). 0 turns this off."""
+    those six (16 cocked dice let through). The other die cut by the border counts since the
+    twentieth round: 5103 and 5104 re-rendered without the shadow fault (docs/vision.md)
+    361 -> 362 and 355 -> 356, the six with cocked dice alike. 0 turns this off."""
 
 
 @dataclass(frozen=True)
@@ -1422,7 +1425,8 @@ def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -
     for k, p in zip(todo, probs, strict=True):
         die, best = dice[k], int(np.argmax(p))
         sure = float(p[best])
-        beside = any(o.value is not None and ONE_DIE * die.size <= math.dist(die.center, o.center)
+        beside = any((o.value is not None or o.reason == "out_of_view")
+                     and ONE_DIE * die.size <= math.dist(die.center, o.center)
                      < cfg.net_cocked_apart * die.size for i, o in enumerate(dice) if i != k)
         if beside and best == dicenet.COCKED:
             continue

@@ -120,6 +120,34 @@ def test_the_net_calls_a_die_cocked_from_its_cocked_threshold(
     assert (die.value, die.reason) == (5, None)
 
 
+@pytest.mark.parametrize(("other", "apart", "held"), [
+    ((4, None), 1.2, True),               # a die beside it, read
+    ((None, "out_of_view"), 1.2, True),   # one beside it, cut by the view's border
+    ((None, "cocked"), 1.2, False),       # no reading: may be this die's own side face
+    ((4, None), 0.8, False),              # nearer than two dice can lie: one die's faces
+    ((4, None), 1.7, False),              # too far for the crop to hold it
+])
+def test_the_net_s_cocked_call_is_held_back_beside_another_die(
+        monkeypatch: pytest.MonkeyPatch, other: tuple[int | None, str | None], apart: float,
+        held: bool) -> None:
+    from tablier.vision import dice as dice_mod
+
+    def sure_cocked(grey: np.ndarray, dice: list[Any], **kw: Any) -> np.ndarray:
+        probs = np.zeros((len(dice), len(dicenet.CLASSES)), np.float32)
+        probs[:, dicenet.COCKED] = 0.99
+        probs[:, 0] = 0.01
+        return probs
+
+    monkeypatch.setattr(dicenet, "classify", sure_cocked)
+    grey = np.full((200, 200), 60, np.uint8)
+    flat = dice_mod.Die(value=3, center=(50.0, 100.0), size=40.0, confidence=0.9)
+    beside = dice_mod.Die(value=other[0], center=(50.0 + apart * 40.0, 100.0), size=40.0,
+                          confidence=0.5, reason=other[1])
+    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, net=True)
+    first = dice_mod._second_opinion(cfg, grey, [flat, beside])[0]
+    assert (first.value, first.reason) == ((3, None) if held else (None, "cocked"))
+
+
 def test_the_readers_take_the_nets_thresholds_for_cocked_dice() -> None:
     session = TUNE / "s00"
     recognizer = rec_mod.Recognizer(Calibration.load(session / "calibration.json"))
