@@ -377,3 +377,21 @@ def test_pip_centres_are_whitened_in_floats_as_in_numpy() -> None:
         want = xy @ dice._whitener(np.mean([pips[i].cov for i in members], axis=0)).T
         xs, ys = dice._whitened(pips, members)
         assert np.allclose(np.stack([xs, ys], axis=1), want, rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize(("ratio", "side"), [(0.93, False), (0.83, True)])
+def test_smaller_pips_alone_make_no_round_face_a_side_face(ratio: float, side: bool) -> None:
+    # A one lying flat against a two (1024x768 tuning board 5108): the one's pip size, scaled
+    # by one_radius, came out 0.82 of the two's; both faces round, 11.5 pip radii apart.
+    def face(value: int, at: tuple[float, float], radius: float, r: float) -> _Face:
+        # foreshortened across the line between the faces: not aligned as a side face is
+        cov = np.diag([1.0, r * r]) * radius * radius
+        return _Face(pips=(0,), value=value, center=at, radius=radius, ratio=r, misfit=0.0,
+                     minor=(0.0, 1.0), cov=cov)
+
+    two = face(2, (174.0, 126.0), 8.3, 0.94)
+    one = face(1, (79.0, 124.0), 6.8, ratio)
+    cfg = DiceConfig()
+    assert dice._is_side_of(cfg, two, one)[0] is side
+    # a face a little less round, with smaller pips, is still taken for a side face
+    assert len(dice._group_faces(cfg, [two, one])) == (1 if side else 2)
