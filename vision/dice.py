@@ -196,10 +196,11 @@ class DiceConfig:
     certainty). Only where the other die is read as a value, or cut by the view's border
     (``out_of_view``: a view centred on one of two touching dice cuts the other), and lies
     ``ONE_DIE`` or more apart: a cocked die's side face is often found as a second die, and
-    the net's call is then right. On the nineteenth round's tuning boards with two dice side by side in about
-    a fifth of the frames (``tablier render --touching 0.5``), dice per die on seed 5103
-    (1640x1232) 343 of 364 without, 357 with; on 5104 (1024x768) 327 and 349 of 358; the
-    six tuning boards with cocked dice (5069, 5084, 5085, 5074, 5077, 5080) read alike.
+    the net's call is then right. On the nineteenth round's tuning boards with two dice side
+    by side in about a fifth of the frames (``tablier render --touching 0.5``), dice per die
+    on seed 5103 (1640x1232) 343 of 364 without, 357 with; on 5104 (1024x768) 327 and 349 of
+    358; the six tuning boards with cocked dice (5069, 5084, 5085, 5074, 5077, 5080) read
+    alike.
     Without the value and ``ONE_DIE`` conditions 358 and 351, but 18 dice fewer of 4,383 on
     those six (16 cocked dice let through). The other die cut by the border counts since the
     twentieth round: 5103 and 5104 re-rendered without the shadow fault (docs/vision.md)
@@ -940,7 +941,6 @@ def _faces_in_group(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int],
         out.extend(_faces_in_group(cfg, pips, part,
                                    [(a, b) for a, b in edges if a in inside and b in inside]))
     return out
-
 
 
 # Phase 3: dice -----------------------------------------------------------------------------
