@@ -467,7 +467,10 @@ net is asked of both, and at ``STACK_THRESHOLD`` or surer the pair is one bad th
 one die already. On the tuning boards of ``STACK_THRESHOLD`` (nineteenth round; throwaway
 ``out/twoclose.py``), the stacks read as two dice lay 13.6, 13.7, 14.1 and 14.3 mm apart (the
 surer die 0.999 or more stacked) and one 20.5 mm apart; no frame without a stack had two dice
-read within 30 mm (the renderer lays no lone dice touching)."""
+read within 30 mm (those sets lay no dice touching). ``tablier render --touching``, drawn
+since, lays flat pairs 16.2 mm apart or more: 5103 and 5104 read alike with this at 0, but on
+5107 two pairs whose second die was found about 5 mm off its centre (judged cocked) were
+read 13.6 and 14.4 mm apart and called one stack."""
 
 SUPPORT_REACH = 24.0
 """A die judged cocked whose centre lies farther than this (mm) from the rail and the bridge,
