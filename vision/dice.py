@@ -163,6 +163,13 @@ class DiceConfig:
     """Rings (pip radii) around a lone pip that must be die body for it to be a one."""
     one_dark_share: float = 0.04
     """Largest share of dark samples on those rings (text, a label's print, a stain)."""
+    stray_one: float = 0.1
+    """Of the faces a linked group of pips makes with one pip left out, those whose left-out
+    pip would not be read as a one count as this much less alike (``_shape_spread``, the
+    largest shape difference of the kept pips; a two fits any two pips, so the likeness of
+    its pips decides). Since the twenty-first round: a one lying against a two (tuning seed
+    5107, s03 frame 10) linked with the two's pips, and the two was made of the one's pip and a
+    pip of the two, the other pip of the two left out. 0 turns it off."""
     body_min: float = 110.0
     """Least grey level of the die body around a pip."""
     partition_max: int = 14
@@ -626,6 +633,12 @@ def _lone_pip_on_body(cfg: DiceConfig, grey: NDArray[np.uint8], pip: _Pip) -> bo
     return float(np.mean(vals_all < cut)) <= cfg.one_dark_share
 
 
+def _is_one(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip], i: int) -> bool:
+    """Whether pip ``i`` alone would be read as a one."""
+    face = _fit_face(pips, [i], cfg)
+    return face is not None and face.value == 1 and _lone_pip_on_body(cfg, grey, pips[i])
+
+
 def _pip_between(pips: Sequence[_Pip], i: int, j: int) -> bool:
     """Whether another pip lies midway between pips ``i`` and ``j`` (a two's middle is blank)."""
     a, b = pips[i], pips[j]
@@ -748,7 +761,7 @@ def _find_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) 
         edges.append((int(i), int(j)))
     faces: list[_Face] = []
     for group in _components(n, edges):
-        faces.extend(_faces_in_group(cfg, pips, group, edges))
+        faces.extend(_faces_in_group(cfg, pips, group, edges, grey))
     return _pair_twos(cfg, grey, pips, _keep_ones_on_body(cfg, grey, pips, faces))
 
 
@@ -881,7 +894,7 @@ def _shape_spread(pips: Sequence[_Pip], members: Sequence[int]) -> float:
 
 
 def _faces_in_group(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int],
-                    edges: Sequence[tuple[int, int]]) -> list[_Face]:
+                    edges: Sequence[tuple[int, int]], grey: NDArray[np.uint8]) -> list[_Face]:
     """Faces within one linked group: the whole group, or failing that, its parts."""
     if len(group) <= 6:
         face = _fit_face(pips, group, cfg)
@@ -904,11 +917,16 @@ def _faces_in_group(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int],
             face = _fit_face(pips, kept, cfg)
             if face is None:
                 continue
-            key = (round(face.misfit, 6), _shape_spread(pips, kept))
+            # NOTE: a stray that is itself a one (a die lying against the two) is left out
+            # before a pip of the two (stray_one).
+            spread = _shape_spread(pips, kept)
+            if cfg.stray_one > 0 and not _is_one(cfg, grey, pips, stray):
+                spread += cfg.stray_one
+            key = (round(face.misfit, 6), spread)
             if best is None or key < best[0]:
                 best = (key, face, stray)
         if best is not None:
-            return [best[1]] + _faces_in_group(cfg, pips, [best[2]], [])
+            return [best[1]] + _faces_in_group(cfg, pips, [best[2]], [], grey)
     # Split by pip shape (roundness) first, then by dropping the weakest link.
     order = sorted(group, key=lambda i: pips[i].ratio)
     ratios = [pips[i].ratio for i in order]
@@ -933,13 +951,14 @@ def _faces_in_group(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int],
         idx = {g: k for k, g in enumerate(group)}
         comps = _components(len(group), [(idx[a], idx[b]) for a, b in rest])
         if len(comps) == 1:
-            return _faces_in_group(cfg, pips, group, rest) if rest else []
+            return _faces_in_group(cfg, pips, group, rest, grey) if rest else []
         parts = [[group[k] for k in comp] for comp in comps]
     out: list[_Face] = []
     for part in parts:
         inside = set(part)
         out.extend(_faces_in_group(cfg, pips, part,
-                                   [(a, b) for a, b in edges if a in inside and b in inside]))
+                                   [(a, b) for a, b in edges if a in inside and b in inside],
+                                   grey))
     return out
 
 

@@ -395,3 +395,27 @@ def test_smaller_pips_alone_make_no_round_face_a_side_face(ratio: float, side: b
     assert dice._is_side_of(cfg, two, one)[0] is side
     # a face a little less round, with smaller pips, is still taken for a side face
     assert len(dice._group_faces(cfg, [two, one])) == (1 if side else 2)
+
+
+@pytest.mark.parametrize("stray_one", [0.0, 0.1])
+def test_a_stray_that_is_a_one_is_left_out_before_a_pip_of_the_two(stray_one: float) -> None:
+    # A one lying against a two (tuning board 5107): the three pips link into one group that
+    # fits no face, and any two of them fit a two. The one's pip and the two's upper pip are
+    # the most alike; without ``stray_one`` they made the two, and the two's lower pip (by the
+    # die's edge, no one) was left over.
+    grey = np.full((120, 130), 70, np.uint8)
+    cv2.rectangle(grey, (20, 40), (60, 80), 225, -1)
+    cv2.rectangle(grey, (61, 20), (101, 60), 225, -1)
+    cv2.ellipse(grey, ((30, 70), (7.0, 6.6), 45), 30, -1, cv2.LINE_AA)
+    cv2.ellipse(grey, ((50, 50), (7.0, 7.0), 0), 30, -1, cv2.LINE_AA)
+    cv2.ellipse(grey, ((81, 40), (8.6, 8.6), 0), 30, -1, cv2.LINE_AA)
+    grey = np.asarray(cv2.GaussianBlur(grey, (0, 0), 0.8), np.uint8)
+    cfg = DiceConfig(stray_one=stray_one, net=False)
+    pips = dice._find_pips(cfg, grey)
+    assert len(pips) == 3
+    faces = dice._faces_in_group(cfg, pips, [0, 1, 2], [], grey)
+    got = sorted((f.value, round(f.center[0]), round(f.center[1])) for f in faces)
+    if stray_one:
+        assert got == [(1, 81, 40), (2, 40, 60)]
+    else:
+        assert got == [(1, 30, 70), (2, 65, 45)]
