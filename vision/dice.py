@@ -193,6 +193,15 @@ class DiceConfig:
     net_cocked_uncalibrated: bool = False
     """Without a board normal, may the net call a die cocked (its crop cannot show the
     board's tilt)?"""
+    net_keeps_beside: bool = False
+    """The net's "not a die" is not taken for a die the rules read as a value while another
+    die found lies beside it (as for ``net_cocked_apart``). Since the twenty-first round, for
+    the recogniser's fine reader (dice of ``FINE_DIE_PX`` camera pixels or more): of two dice
+    side by side, both read by the rules, the net dropped a five as no die (0.62-0.74 sure),
+    and the stack net then took the pair for one die resting on the other (tuning seeds 5107
+    and 5109: 708 -> 710 and 788 -> 790 of 716 and 800 dice; the other fifteen 1640x1232 and
+    1024x768 tuning boards alike). For the coarse reader it let a stray through (5084, a
+    cocked die fewer judged bad) and gained nothing on the touching sets 5108 and 5110."""
     net_weights: str | None = None
     """The net's weights file; None for the committed ``dicenet.npz``."""
     net_cocked_apart: float = 1.6
@@ -1464,6 +1473,8 @@ def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -
         elif sure < cfg.net_threshold:
             continue
         if best == dicenet.NOT_A_DIE:
+            if cfg.net_keeps_beside and beside and die.value is not None:
+                continue
             out[k] = None
         elif best == dicenet.OUT_OF_VIEW:
             # NOTE: not taken. A die is out of view when a pip of its top face is cut, and

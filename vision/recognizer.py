@@ -504,7 +504,8 @@ with the fourteenth round's, taught on more cocked dice, 4,359 at 0.3 and 4,355 
 def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
                          cocked_ray: float = math.inf, net: bool = False,
                          uncock: float = BOARD_NET_THRESHOLD,
-                         net_cocked: float | None = None) -> DiceFn | None:
+                         net_cocked: float | None = None,
+                         keeps_beside: bool = False) -> DiceFn | None:
     try:
         module = importlib.import_module("tablier.vision.dice")
     except ImportError:
@@ -524,7 +525,7 @@ def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
                             cocked_angle_small=cocked, cocked_angle_ray=cocked_ray, net=net,
                             net_weights=str(BOARD_NET) if net else None,
                             net_threshold=BOARD_NET_THRESHOLD, net_uncock_threshold=uncock,
-                            net_cocked_threshold=net_cocked,
+                            net_cocked_threshold=net_cocked, net_keeps_beside=keeps_beside,
                             large_pip=math.inf)
     return _StraightViewReader(module, cfg)
 
@@ -607,7 +608,7 @@ class Recognizer:
                            else _default_dice_reader(STRAIGHT_VIEW_COCKED_FINE,
                                                      STRAIGHT_VIEW_COCKED_RAY, dice_net,
                                                      BOARD_NET_UNCOCK_FINE,
-                                                     BOARD_NET_COCKED_FINE))
+                                                     BOARD_NET_COCKED_FINE, keeps_beside=True))
         self._focal = camera_focal
         self._cocked_contact = cocked_contact
         self._dice_scale = dice_scale

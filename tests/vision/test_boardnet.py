@@ -148,6 +148,35 @@ def test_the_net_s_cocked_call_is_held_back_beside_another_die(
     assert (first.value, first.reason) == ((3, None) if held else (None, "cocked"))
 
 
+@pytest.mark.parametrize(("keeps", "other", "apart", "kept"), [
+    (True, (4, None), 1.2, True),                # a die beside it, read
+    (True, (None, "out_of_view"), 1.2, True),    # one beside it, cut by the view's border
+    (True, (None, "cocked"), 1.2, False),        # no reading: may be this one's side face
+    (True, (4, None), 1.7, False),               # too far for the crop to hold it
+    (False, (4, None), 1.2, False),              # the coarse reader: the net decides
+])
+def test_the_net_s_no_die_call_is_held_back_beside_another_die(
+        monkeypatch: pytest.MonkeyPatch, keeps: bool, other: tuple[int | None, str | None],
+        apart: float, kept: bool) -> None:
+    from tablier.vision import dice as dice_mod
+
+    def sure_no_die(grey: np.ndarray, dice: list[Any], **kw: Any) -> np.ndarray:
+        probs = np.zeros((len(dice), len(dicenet.CLASSES)), np.float32)
+        probs[:, dicenet.NOT_A_DIE] = 0.7
+        probs[:, 4] = 0.3
+        return probs
+
+    monkeypatch.setattr(dicenet, "classify", sure_no_die)
+    grey = np.full((200, 200), 60, np.uint8)
+    five = dice_mod.Die(value=5, center=(50.0, 100.0), size=40.0, confidence=0.95)
+    beside = dice_mod.Die(value=other[0], center=(50.0 + apart * 40.0, 100.0), size=40.0,
+                          confidence=0.5, reason=other[1])
+    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, net=True,
+                     net_threshold=rec_mod.BOARD_NET_THRESHOLD, net_keeps_beside=keeps)
+    seen = dice_mod._second_opinion(cfg, grey, [five, beside])
+    assert (five in seen) is kept
+
+
 def test_the_readers_take_the_nets_thresholds_for_cocked_dice() -> None:
     session = TUNE / "s00"
     recognizer = rec_mod.Recognizer(Calibration.load(session / "calibration.json"))
@@ -157,6 +186,7 @@ def test_the_readers_take_the_nets_thresholds_for_cocked_dice() -> None:
     assert coarse.net_uncock_threshold == coarse.net_threshold == rec_mod.BOARD_NET_THRESHOLD
     assert fine.net_cocked_threshold == rec_mod.BOARD_NET_COCKED_FINE < fine.net_threshold
     assert coarse.net_cocked_threshold is None
+    assert fine.net_keeps_beside and not coarse.net_keeps_beside
 
 
 def test_recogniser_with_board_net_reads_the_tuning_frames() -> None:
