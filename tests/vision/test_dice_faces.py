@@ -419,3 +419,24 @@ def test_a_stray_that_is_a_one_is_left_out_before_a_pip_of_the_two(stray_one: fl
         assert got == [(1, 81, 40), (2, 40, 60)]
     else:
         assert got == [(1, 30, 70), (2, 65, 45)]
+
+
+@pytest.mark.parametrize(("toward", "joins"), [(0.8, "upper"), (0.0, "lower")])
+def test_a_side_face_between_two_dice_joins_the_one_it_shows_the_camera(
+        toward: float, joins: str) -> None:
+    # Two dice side by side in a straightened view, the camera down and to the right (tuning
+    # board 5107): the upper die's side face shows between them, a little nearer the lower.
+    def face(value: int, at: tuple[float, float], r: float) -> _Face:
+        cov = np.diag([1.0, r * r]) * 25.0
+        return _Face(pips=(0,), value=value, center=at, radius=5.0, ratio=r, misfit=0.0,
+                     minor=(0.0, 1.0), cov=cov)
+
+    upper = face(4, (90.0, 72.0), 0.95)
+    lower = face(4, (153.0, 143.0), 0.97)
+    side = face(2, (130.0, 102.0), 0.49)
+    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), view_ray=(160.0, 184.0, 890.0),
+                     side_toward_camera=toward)
+    groups = dice._group_faces(cfg, [upper, lower, side])
+    assert dice._is_side_of(cfg, upper, side)[0] and dice._is_side_of(cfg, lower, side)[0]
+    with_side = next(g for g in groups if side in g)
+    assert with_side[0] is (upper if joins == "upper" else lower)
