@@ -120,6 +120,29 @@ def test_the_net_calls_a_die_cocked_from_its_cocked_threshold(
     assert (die.value, die.reason) == (5, None)
 
 
+_GREY = np.full((200, 200), 60, np.uint8)
+
+
+def _net_says(monkeypatch: pytest.MonkeyPatch, answer: dict[int, float]) -> None:
+    """Make the net give every die it is asked about the class probabilities ``answer``."""
+    def classify(grey: np.ndarray, dice: list[Any], **kw: Any) -> np.ndarray:
+        probs = np.zeros((len(dice), len(dicenet.CLASSES)), np.float32)
+        for cls, p in answer.items():
+            probs[:, cls] = p
+        return probs
+
+    monkeypatch.setattr(dicenet, "classify", classify)
+
+
+def _beside(die: Any, other: tuple[int | None, str | None], apart: float) -> Any:
+    """A die ``apart`` die sizes to the right of ``die``, read as ``other`` (value, reason)."""
+    from tablier.vision import dice as dice_mod
+
+    return dice_mod.Die(value=other[0], center=(die.center[0] + apart * die.size,
+                                                 die.center[1]),
+                        size=die.size, confidence=0.5, reason=other[1])
+
+
 @pytest.mark.parametrize(("other", "apart", "held"), [
     ((4, None), 1.2, True),               # a die beside it, read
     ((None, "out_of_view"), 1.2, True),   # one beside it, cut by the view's border
@@ -132,19 +155,10 @@ def test_the_net_s_cocked_call_is_held_back_beside_another_die(
         held: bool) -> None:
     from tablier.vision import dice as dice_mod
 
-    def sure_cocked(grey: np.ndarray, dice: list[Any], **kw: Any) -> np.ndarray:
-        probs = np.zeros((len(dice), len(dicenet.CLASSES)), np.float32)
-        probs[:, dicenet.COCKED] = 0.99
-        probs[:, 0] = 0.01
-        return probs
-
-    monkeypatch.setattr(dicenet, "classify", sure_cocked)
-    grey = np.full((200, 200), 60, np.uint8)
+    _net_says(monkeypatch, {dicenet.COCKED: 0.99, 0: 0.01})
     flat = dice_mod.Die(value=3, center=(50.0, 100.0), size=40.0, confidence=0.9)
-    beside = dice_mod.Die(value=other[0], center=(50.0 + apart * 40.0, 100.0), size=40.0,
-                          confidence=0.5, reason=other[1])
     cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, net=True)
-    first = dice_mod._second_opinion(cfg, grey, [flat, beside])[0]
+    first = dice_mod._second_opinion(cfg, _GREY, [flat, _beside(flat, other, apart)])[0]
     assert (first.value, first.reason) == ((3, None) if held else (None, "cocked"))
 
 
@@ -160,20 +174,11 @@ def test_the_net_s_no_die_call_is_held_back_beside_another_die(
         apart: float, kept: bool) -> None:
     from tablier.vision import dice as dice_mod
 
-    def sure_no_die(grey: np.ndarray, dice: list[Any], **kw: Any) -> np.ndarray:
-        probs = np.zeros((len(dice), len(dicenet.CLASSES)), np.float32)
-        probs[:, dicenet.NOT_A_DIE] = 0.7
-        probs[:, 4] = 0.3
-        return probs
-
-    monkeypatch.setattr(dicenet, "classify", sure_no_die)
-    grey = np.full((200, 200), 60, np.uint8)
+    _net_says(monkeypatch, {dicenet.NOT_A_DIE: 0.7, 4: 0.3})
     five = dice_mod.Die(value=5, center=(50.0, 100.0), size=40.0, confidence=0.95)
-    beside = dice_mod.Die(value=other[0], center=(50.0 + apart * 40.0, 100.0), size=40.0,
-                          confidence=0.5, reason=other[1])
     cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, net=True,
                      net_threshold=rec_mod.BOARD_NET_THRESHOLD, net_keeps_beside=keeps)
-    seen = dice_mod._second_opinion(cfg, grey, [five, beside])
+    seen = dice_mod._second_opinion(cfg, _GREY, [five, _beside(five, other, apart)])
     assert (five in seen) is kept
 
 
