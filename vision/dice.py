@@ -148,11 +148,12 @@ class DiceConfig:
     flat shows on the camera's side of its top face). Since the twenty-first round: of two
     dice side by side, the side face of one, seen between them, was joined to the other
     (nearer) die, which was then judged cocked, and the pair was called one stack. Tuning
-    seeds 5107 710 -> 715 of 716, 5109 790 -> 794 of 800, 5103 362 -> 364 of 364; 5074 729/730
-    -> 728/731 (a cocked die's faces grouped otherwise, its centre put 3 mm farther, 12.5 mm
-    from the truth: a miss and a stray); 5108, 5110, 5069, 5085, 5084, 5077, 5080, 5070, 5060, 5091, 5092, 5104
-    and the stack sets 5088-5090 alike. For every face (a threshold of 1): 5109 796, but on
-    5069 a cocked die showing four faces of ratio 0.80-0.91 was read as two. 0 turns it off."""
+    seeds 5107 710 -> 715 of 716, 5109 790 -> 794 of 800, 5103 362 -> 364 of 364; 5074
+    729/730 -> 728/731 (a cocked die's faces grouped otherwise, its centre put 3 mm farther,
+    12.5 mm from the truth: a miss and a stray); 5108, 5110, 5069, 5085, 5084, 5077, 5080,
+    5070, 5060, 5091, 5092, 5104 and the stack sets 5088-5090 alike. For every face (a
+    threshold of 1): 5109 796, but on 5069 a cocked die showing four faces of ratio
+    0.80-0.91 was read as two. 0 turns it off."""
     cocked_angle_ray: float = math.inf
     """With ``view_ray``: a top face this many degrees off the board, as seen along the ray
     with its side faces' vote, is cocked (also when ``cocked_angle_board`` lets it pass)."""
@@ -179,8 +180,8 @@ class DiceConfig:
     pip would not be read as a one count as this much less alike (``_shape_spread``, the
     largest shape difference of the kept pips; a two fits any two pips, so the likeness of
     its pips decides). Since the twenty-first round: a one lying against a two (tuning seed
-    5107, s03 frame 10) linked with the two's pips, and the two was made of the one's pip and a
-    pip of the two, the other pip of the two left out. 0 turns it off."""
+    5107, s03 frame 10) linked with the two's pips, and the two was made of the one's pip
+    and a pip of the two, the other pip of the two left out. 0 turns it off."""
     body_min: float = 110.0
     """Least grey level of the die body around a pip."""
     partition_max: int = 14
