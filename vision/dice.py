@@ -654,12 +654,6 @@ def _lone_pip_on_body(cfg: DiceConfig, grey: NDArray[np.uint8], pip: _Pip) -> bo
     return float(np.mean(vals_all < cut)) <= cfg.one_dark_share
 
 
-def _is_one(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip], i: int) -> bool:
-    """Whether pip ``i`` alone would be read as a one."""
-    face = _fit_face(pips, [i], cfg)
-    return face is not None and face.value == 1 and _lone_pip_on_body(cfg, grey, pips[i])
-
-
 def _pip_between(pips: Sequence[_Pip], i: int, j: int) -> bool:
     """Whether another pip lies midway between pips ``i`` and ``j`` (a two's middle is blank)."""
     a, b = pips[i], pips[j]
@@ -941,7 +935,7 @@ def _faces_in_group(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int],
             # NOTE: a stray that is itself a one (a die lying against the two) is left out
             # before a pip of the two (stray_one).
             spread = _shape_spread(pips, kept)
-            if cfg.stray_one > 0 and not _is_one(cfg, grey, pips, stray):
+            if cfg.stray_one > 0 and not _lone_faces(cfg, grey, pips, [stray]):
                 spread += cfg.stray_one
             key = (round(face.misfit, 6), spread)
             if best is None or key < best[0]:
