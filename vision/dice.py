@@ -210,8 +210,9 @@ class DiceConfig:
     complete_depth: float = 0.5
     """A two, three or four whose missing pips (the other corners of a four or five, the
     middle pips of a six; a two may be a four's side) all show where the pattern puts them
-    is read as the larger face: each place holds a pip found but left out of every face, or
-    is darker than the die body around it by this share of the face's own pips' depth. Since
+    is read as the larger face: each place holds a pip found but left out of every face (lit
+    alike), or is darker than the die body around it by this share of the face's own pips'
+    depth; a place on another face's pip holds none. Since
     the twenty-second round: at 1024x768 a four whose pips on one side were blurred out of
     shape, faint on a dark dame or beside the other die read as a two (tuning 5108, 5110).
     Chosen on tuning 5108-5114: 0.35 and 0.5 read alike, 0.8 one die fewer. inf turns it
@@ -986,7 +987,8 @@ def _partition(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int]) -> list[
     largest and best fitting first, each pip used once.
 
     Returns:
-        The faces, or [] when some pips could not be placed in a face.
+        The faces, or [] when some pips could not be placed in a face (but for
+        ``partition_strays`` pips, on its terms).
     """
     reach = 2 * math.sqrt(2) * cfg.spacing[1]
     near: dict[int, set[int]] = {i: set() for i in group}
