@@ -212,11 +212,10 @@ class DiceConfig:
     middle pips of a six; a two may be a four's side) all show where the pattern puts them
     is read as the larger face: each place holds a pip found but left out of every face (lit
     alike), or is darker than the die body around it by this share of the face's own pips'
-    depth; a place on another face's pip holds none. Since
-    the twenty-second round: at 1024x768 a four whose pips on one side were blurred out of
-    shape, faint on a dark dame or beside the other die read as a two (tuning 5108, 5110).
-    Chosen on tuning 5108-5114: 0.35 and 0.5 read alike, 0.8 one die fewer. inf turns it
-    off."""
+    depth; a place on another face's pip holds none. Since the twenty-second round: at
+    1024x768 a four whose pips on one side were blurred out of shape, faint on a dark dame
+    or beside the other die read as a two (tuning 5108, 5110). Chosen on tuning 5108-5114:
+    0.35 and 0.5 read alike, 0.8 one die fewer. inf turns it off."""
     net: bool = True
     """Ask the learned second opinion (:mod:`tablier.vision.dicenet`) about every die found
     (not those already out of view); False reads with the hand-written rules alone."""
@@ -874,21 +873,22 @@ def _complete_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pi
             continue
         depth = float(np.mean([pips[i].body - pips[i].dark for i in face.pips]))
         body = float(np.mean([pips[i].body for i in face.pips]))
+        held = used | taken
+        free = [k for k, p in enumerate(pips) if k not in held
+                and all(_lit_alike(cfg, p, pips[i]) for i in face.pips)]
         best: tuple[float, int, list[int], NDArray[np.float64]] | None = None
         for value, places in _missing_places(face, pips):
             found: list[int] = []
             least = math.inf
             for x, y in places:
-                near = [k for k, p in enumerate(pips) if k not in used and k not in taken
-                        and math.hypot(p.x - x, p.y - y) <= face.radius
-                        and all(_lit_alike(cfg, p, pips[i]) for i in face.pips)]
+                near = [k for k in free if math.hypot(pips[k].x - x, pips[k].y - y)
+                        <= face.radius]
                 if near:
                     found.append(min(near, key=lambda k: math.hypot(pips[k].x - x,
                                                                      pips[k].y - y)))
                     least = min(least, 1.0)
                     continue
-                if any(math.hypot(pips[k].x - x, pips[k].y - y) <= face.radius
-                       for k in used | taken):
+                if any(math.hypot(pips[k].x - x, pips[k].y - y) <= face.radius for k in held):
                     # a pip of another face: no pip this face lost
                     least = 0.0
                     break
