@@ -539,3 +539,26 @@ def test_a_clean_two_is_not_made_a_four_by_dark_knots_in_the_wood_around_its_die
     assert on_die(cfg) == [(2, 60, 60)]
     # the knots are as dark as pips: only the wood's grey tells them from pips
     assert on_die(DiceConfig(net=False, body_tolerance=1.0)) == [(4, 52, 68)]
+
+
+@pytest.mark.parametrize(("seed", "cocked", "misread"), [
+    (40269, (257, 275), 3), (40281, (308, 142), 6), (40451, (75, 260), 1),
+    (40467, (423, 240), 2), (40500, (419, 263), 5),
+])
+@pytest.mark.parametrize("vote", [True, False])
+def test_without_calibration_side_faces_tell_a_leaning_die_s_normal_from_its_mirror(
+        seed: int, cocked: tuple[int, int], misread: int, vote: bool) -> None:
+    # Tuning frames of out/dtune40 drawn without the JPEG step, read with no board normal:
+    # a leaning die beside flat ones. Of its top face's two mirror normals one agreed with the
+    # flat dice's, and it was read as a value.
+    from tablier.vision.render_dice import render_scene_with_camera
+
+    img, truths, _ = render_scene_with_camera(np.random.default_rng(seed), width=480,
+                                              height=360)
+    found = read_dice(DiceConfig(odd_side_vote=vote), img).dice
+    assert len(found) == len(truths)
+    leaning = min(found, key=lambda d: math.dist(d.center, cocked))
+    assert math.dist(leaning.center, cocked) < 20
+    assert (leaning.value, leaning.reason) == ((None, "cocked") if vote else (misread, None))
+    flat = [d for d in found if d is not leaning]
+    assert all(d.reason is None for d in flat)
