@@ -49,9 +49,19 @@ class DiceConfig:
     """The image is shrunk so that its longer side is at most this many pixels."""
     large_pip: float = 6.0
     """When the median pip radius (working pixels) is above this, read at half the scale."""
+    large_pip_ratio: float = 0.5
+    """Only pips at least this round (minor/major) count toward ``large_pip``'s median, when
+    there are any (since the twenty-third round: a die seen at a slant near the picture's
+    edge, its side faces' pips run together into two long blobs, made the median and the
+    picture was read at half the size, where its one was lost; tuning set ``out/dtune40``)."""
     small_pip: float = 2.5
     """When the median pip radius (working pixels) is below this, read again at twice the
     size (0: never)."""
+    small_whole: int = 400_000
+    """Read again at twice the size the whole picture, not only the part holding the pips
+    found, when it has at most this many pixels (since the twenty-third round: a die whose
+    pips were too small to be found at first lay outside that part and was never read;
+    640x480 pictures are read whole, 1024x768 ones only near the pips found)."""
     block: int = 31
     """Window (pixels, odd) of the local mean that a pip must be darker than."""
     offset: float = 30.0
@@ -104,6 +114,15 @@ class DiceConfig:
     """Dice showing side faces needed to place the nadir (else one direction for all)."""
     nadir_spread: float = 0.15
     """How far from parallel (eigenvalue ratio) the dice' lines must be to place the nadir."""
+    side_size: float = 2.5
+    """Two faces whose pips' long axes differ more than this many times are not of one die
+    (since the twenty-third round: a dark dame read as a one, its "pip" five times a die's,
+    took the die beside it as its side face, and the die was lost or judged cocked)."""
+    size_spread: float = 2.5
+    """A die whose top face's pips are more than this many times longer than those of the
+    smallest-pipped die showing two pips or more is dropped (since the twenty-third round: a
+    dark dame read as a one, or two dames as a two, no longer joined to a die beside them by
+    ``side_size``, were reported as dice of their own)."""
     side_radius: float = 0.85
     """A nearby face with pips smaller than this times the other's is a side face, unless it
     is round (``side_max_ratio``; since the twentieth round: a one beside a die touching it
@@ -1146,6 +1165,11 @@ def _faces_in_group(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int],
 
 # Phase 3: dice -----------------------------------------------------------------------------
 
+def _long_axis(face: _Face) -> float:
+    """A face's pips' mean long half-axis (pixels): the pips' size, foreshortening aside."""
+    return face.radius / math.sqrt(max(face.ratio, 1e-6))
+
+
 def _is_side_of(cfg: DiceConfig, top: _Face, face: _Face) -> tuple[bool, float]:
     """Whether ``face`` can be a side face of the die whose upper face is ``top``.
 
@@ -1155,6 +1179,9 @@ def _is_side_of(cfg: DiceConfig, top: _Face, face: _Face) -> tuple[bool, float]:
     r = max(top.radius, face.radius)
     dx, dy = face.center[0] - top.center[0], face.center[1] - top.center[1]
     d = math.hypot(dx, dy) / r
+    top_long, face_long = _long_axis(top), _long_axis(face)
+    if max(top_long, face_long) > cfg.side_size * min(top_long, face_long):
+        return False, d
     if d < cfg.same_die_close:
         return True, d
     if d >= cfg.same_die:
@@ -1529,6 +1556,9 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
             continue  # a lone flat face: a side face whose top was not seen, or a stain
         lead = scored[0][0] - scored[1][0] if len(scored) > 1 else 1.0
         tops.append((top, lead, group))
+    if math.isfinite(cfg.size_spread):
+        least = min((_long_axis(t[0]) for t in tops if t[0].value > 1), default=math.inf)
+        tops = [t for t in tops if _long_axis(t[0]) <= cfg.size_spread * least]
     odd, tilts = _odd_tops(cfg, [t[0] for t in tops], [t[2] for t in tops], image_size, scale)
     dice: list[Die] = []
     w, h = image_size
@@ -1559,6 +1589,12 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
                         tilt=None if tilt is None else round(tilt, 1)))
     dice.sort(key=lambda d: (d.center[0], d.center[1]))
     return dice
+
+
+def _median_radius(cfg: DiceConfig, pips: Sequence[_Pip]) -> float:
+    """The median radius of the round pips (``large_pip_ratio``), or of all when none is."""
+    round_ = [p.radius for p in pips if p.ratio >= cfg.large_pip_ratio]
+    return float(np.median(round_ or [p.radius for p in pips]))
 
 
 def _shrink(grey: NDArray[np.uint8], scale: float) -> NDArray[np.uint8]:
@@ -1603,8 +1639,7 @@ def read_dice(cfg: DiceConfig, image: NDArray[np.uint8]) -> DiceReading:
     full = _to_grey(image)
     grey = _shrink(full, scale)
     pips = _find_pips(cfg, grey)
-    while pips and float(np.median([p.radius for p in pips])) > cfg.large_pip and min(
-            grey.shape) > 128:
+    while pips and _median_radius(cfg, pips) > cfg.large_pip and min(grey.shape) > 128:
         # NOTE: pips wider than the threshold's window show only as rims: read smaller.
         scale /= 2.0
         grey = _shrink(full, scale)
@@ -1619,6 +1654,8 @@ def read_dice(cfg: DiceConfig, image: NDArray[np.uint8]) -> DiceReading:
         y0 = max(0.0, min(p.y for p in pips) - reach) / scale
         x1 = min(float(w), (max(p.x for p in pips) + reach) / scale)
         y1 = min(float(h), (max(p.y for p in pips) + reach) / scale)
+        if w * h <= cfg.small_whole:
+            x0, y0, x1, y1 = 0.0, 0.0, float(w), float(h)
         ix0, iy0, ix1, iy1 = int(x0), int(y0), math.ceil(x1), math.ceil(y1)
         scale *= 2.0
         crop = full[iy0:iy1, ix0:ix1]

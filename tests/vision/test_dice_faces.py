@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -539,6 +541,59 @@ def test_a_clean_two_is_not_made_a_four_by_dark_knots_in_the_wood_around_its_die
     assert on_die(cfg) == [(2, 60, 60)]
     # the knots are as dark as pips: only the wood's grey tells them from pips
     assert on_die(DiceConfig(net=False, body_tolerance=1.0)) == [(4, 52, 68)]
+
+
+def _flat_face(value: int, at: tuple[float, float], radius: float, ratio: float = 0.95) -> _Face:
+    cov = np.diag([1.0, ratio * ratio]) * radius * radius
+    return _Face(pips=(0,), value=value, center=at, radius=radius, ratio=ratio, misfit=0.0,
+                 minor=(0.0, 1.0), cov=cov)
+
+
+@pytest.mark.parametrize(("side_size", "joined"), [(math.inf, True), (2.5, False)])
+def test_a_dark_dame_read_as_a_one_takes_no_die_for_its_side_face(
+        side_size: float, joined: bool) -> None:
+    # A black dame beside a five (tuning set out/dtune40, frame 40549): read as a one with a
+    # "pip" about five times a die's, 43 of the five's pip radii away but 8 of its own.
+    five = _flat_face(5, (260.0, 241.0), 2.6, 0.9)
+    dame = _flat_face(1, (337.0, 324.0), 14.0, 0.72)
+    cfg = DiceConfig(side_size=side_size)
+    groups = dice._group_faces(cfg, [five, dame])
+    assert (len(groups) == 1) is joined
+
+
+def _read_at(found: Sequence[dice.Die]) -> list[tuple[int | None, str | None, int, int]]:
+    return sorted(((d.value, d.reason, round(d.center[0]), round(d.center[1])) for d in found),
+                  key=lambda d: (d[0] or 0, d[1] or "", d[2], d[3]))
+
+
+@pytest.mark.parametrize(("seed", "setting", "off", "lost"), [
+    (40549, "side_size", math.inf, (5, None, 260, 241)),  # taken by a dame as its side face
+    (40605, "side_size", math.inf, (1, None, 288, 181)),  # by two dames read as a two
+    (40605, "size_spread", math.inf, None),  # those two dames then reported as a die
+    (40035, "large_pip_ratio", 0.0, (1, None, 384, 249)),  # side faces' long blobs
+    (40007, "small_whole", 0, (6, None, 376, 56)),  # a small six far from the other dice
+    (40259, "small_whole", 0, (5, None, 114, 293)),
+])
+def test_tuning_frames_read_right_only_with_the_twenty_third_round_s_settings(
+        seed: int, setting: str, off: float,
+        lost: tuple[int, None, int, int] | None) -> None:
+    # Frames of tablier dice's tuning set out/dtune40 (render_dice, seeds 40000..40999),
+    # drawn here without the JPEG step: each read right, and wrong with the setting undone.
+    from tablier.vision.render_dice import render_scene_with_camera
+
+    img, truths, normal = render_scene_with_camera(np.random.default_rng(seed), width=480,
+                                                   height=360)
+    cfg = DiceConfig(board_normal=normal)
+    got = _read_at(read_dice(cfg, img).dice)
+    assert len(got) == len(truths)
+    for value, reason, x, y in got:
+        assert any(math.dist((x, y), t.center) < 0.5 * t.size
+                   and (t.value, t.reason) == (value, reason) for t in truths)
+    undone = _read_at(read_dice(dataclasses.replace(cfg, **{setting: off}), img).dice)
+    if lost is None:
+        assert len(undone) == len(got) + 1 and set(got) < set(undone)
+    else:
+        assert lost in got and lost not in undone
 
 
 @pytest.mark.parametrize(("seed", "cocked", "misread"), [
