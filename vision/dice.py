@@ -1371,8 +1371,9 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
     """Dice whose top face is tilted against the others' (cocked), and the judged tilts.
 
     Top faces of dice lying flat are parallel to the board: the same normal. Each face's
-    normal is recovered from its foreshortening (two mirror candidates); a die whose best
-    normal is more than ``cocked_angle`` from the others' is leaning. Of two dice that
+    normal is recovered from its foreshortening (two mirror candidates, of which the side
+    faces seen may pick one: ``odd_side_vote``); a die whose best normal is more than
+    ``cocked_angle`` from the others' is leaning. Of two dice that
     disagree, the one whose face is turned farther from the camera is taken as leaning.
     With the board's normal known, each top face's tilt against it (degrees) is returned too.
     """
@@ -1427,7 +1428,7 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
         # NOTE: the side faces seen tell a top face's normal from its mirror, as with the
         # board's normal known (``_board_cos``). Where that finds every die of three or more
         # leaning, the votes are not believed (a webcam's very oblique view).
-        voted = {}
+        voted: dict[int, NDArray[np.float64]] = {}
         for i in idx:
             pick = _side_voted(cfg, tops[i], groups[i], plain[i], image_size, scale)
             voted[i] = plain[i] if pick is None else plain[i][pick:pick + 1]

@@ -12,6 +12,7 @@ import pytest
 from numpy.typing import NDArray
 from tablier.vision import dice
 from tablier.vision.dice import DiceConfig, _Face, _find_faces, _find_pips, read_dice
+from tablier.vision.render_dice import DieTruth, render_scene_with_camera
 
 
 def _body(size: tuple[int, int] = (160, 200), grey: int = 60) -> NDArray[np.uint8]:
@@ -561,6 +562,12 @@ def test_a_dark_dame_read_as_a_one_takes_no_die_for_its_side_face(
     assert (len(groups) == 1) is joined
 
 
+def _tuning_frame(seed: int) -> tuple[NDArray[np.uint8], list[DieTruth],
+                                      tuple[float, float, float]]:
+    """A frame of tablier dice's rendered sets (480x360), drawn without the JPEG step."""
+    return render_scene_with_camera(np.random.default_rng(seed), width=480, height=360)
+
+
 def _read_at(found: Sequence[dice.Die]) -> list[tuple[int | None, str | None, int, int]]:
     return sorted(((d.value, d.reason, round(d.center[0]), round(d.center[1])) for d in found),
                   key=lambda d: (d[0] or 0, d[1] or "", d[2], d[3]))
@@ -579,10 +586,7 @@ def test_tuning_frames_read_right_only_with_the_twenty_third_round_s_settings(
         lost: tuple[int, None, int, int] | None) -> None:
     # Frames of tablier dice's tuning set out/dtune40 (render_dice, seeds 40000..40999),
     # drawn here without the JPEG step: each read right, and wrong with the setting undone.
-    from tablier.vision.render_dice import render_scene_with_camera
-
-    img, truths, normal = render_scene_with_camera(np.random.default_rng(seed), width=480,
-                                                   height=360)
+    img, truths, normal = _tuning_frame(seed)
     cfg = DiceConfig(board_normal=normal)
     got = _read_at(read_dice(cfg, img).dice)
     assert len(got) == len(truths)
@@ -606,10 +610,7 @@ def test_without_calibration_side_faces_tell_a_leaning_die_s_normal_from_its_mir
     # Tuning frames of out/dtune40 drawn without the JPEG step, read with no board normal:
     # a leaning die beside flat ones. Of its top face's two mirror normals one agreed with the
     # flat dice's, and it was read as a value.
-    from tablier.vision.render_dice import render_scene_with_camera
-
-    img, truths, _ = render_scene_with_camera(np.random.default_rng(seed), width=480,
-                                              height=360)
+    img, truths, _ = _tuning_frame(seed)
     found = read_dice(DiceConfig(odd_side_vote=vote), img).dice
     assert len(found) == len(truths)
     leaning = min(found, key=lambda d: math.dist(d.center, cocked))
