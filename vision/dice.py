@@ -141,6 +141,13 @@ class DiceConfig:
     the twenty-third round; on the tuning sets read without the board's normal
     (``out/dtune30``, ``out/tune_big``, ``out/dtune40``) 22-24 each gained 11-12 dice of
     5,953, and 21 and 20 lost a die on the real photographs' tune split."""
+    top_by_vote: bool = True
+    """With the board's normal known, each face of a die is judged by the normal its die's
+    other faces vote for (``_board_cos``), not the nearer of its two mirrors, when the top
+    face is chosen (since the twenty-third round: a flat die's side face, rounder than its
+    top, had a mirror normal a few degrees off the board's, was taken for the top, and was
+    then judged 88 degrees off and cocked; ``out/dtune30``, ``out/tune_big``,
+    ``out/dtune40`` 5,896 -> 5,900 of 5,940 dice, the board tuning boards alike)."""
     odd_side_vote: bool = True
     """Without calibration, the side faces seen pick each top face's normal from its mirror
     before the dice' normals are compared (since the twenty-third round: the two mirror
@@ -1543,8 +1550,9 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
         if board is not None and len(group) > 1:
             # NOTE: with the board's normal known, the top face is the one turned most like
             # the board; near the edge of a wide view a side face may look rounder.
-            scored = sorted(((_facing(cfg, f, board, image_size, scale) + 0.01 * f.ratio, f)
-                             for f in group),
+            scored = sorted((((_board_cos(cfg, f, group, board, image_size, scale)
+                               if cfg.top_by_vote else _facing(cfg, f, board, image_size, scale))
+                              + 0.01 * f.ratio, f) for f in group),
                             key=lambda sf: sf[0], reverse=True)
             lead = scored[0][0] - scored[1][0]
             top = scored[0][1]
