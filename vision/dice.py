@@ -227,6 +227,13 @@ class DiceConfig:
     darker than round the pips), and a two linked to the die beside it was lost. Chosen on
     the tuning boards (docs/vision.md): 0.35 and 0.45 read alike, +5 dice on 18 boards;
     from 0.3 a cocked die of `out/dtune30` is also reported beside itself."""
+    stray_two_clear: float = 1.0
+    """Of the twos a group of three pips may leave, one whose pips have no clean die body
+    between them counts as this much less alike (``_clear_between``; since the twenty-third
+    round: of two dice touching at 1024x768, each a two, a pip of one linked with the
+    other's, and the most alike pair was across the seam between them. Board tuning boards
+    10,964 -> 10,970 of 11,161, 5088 one cocked die fewer judged bad; tablier dice's tuning
+    sets and the real photographs' tune split alike)."""
     partition_max: int = 14
     """Linked groups of 7 up to this many pips are split by trying every die pattern in
     them (larger groups: by their links)."""
@@ -1130,6 +1137,9 @@ def _faces_in_group(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int],
             spread = _shape_spread(pips, kept)
             if cfg.stray_one > 0 and not _lone_faces(cfg, grey, pips, [stray]):
                 spread += cfg.stray_one
+            if (cfg.stray_two_clear > 0 and face.value == 2
+                    and not _clear_between(cfg, grey, pips[kept[0]], pips[kept[1]])):
+                spread += cfg.stray_two_clear
             key = (round(face.misfit, 6), spread)
             if best is None or key < best[0]:
                 best = (key, face, stray)

@@ -637,3 +637,24 @@ def test_with_the_board_s_normal_the_top_face_is_chosen_by_the_normal_its_die_vo
         assert math.dist(die.center, (x, y)) < 2
     else:
         assert (die.value, die.reason) == (None, "cocked")
+
+
+@pytest.mark.parametrize(("penalty", "two"), [(0.0, (68, 58)), (1.0, (76, 85))])
+def test_of_the_twos_a_group_of_three_may_leave_one_across_a_seam_loses(
+        penalty: float, two: tuple[int, int]) -> None:
+    # Two dice touching at 1024x768, both showing a two (tuning board 5110, s02 frame 10): a
+    # pip of the upper die linked with the lower die's pips, and the most alike pair of the
+    # three was across the dark seam between the dice.
+    img = _body((140, 160), 90)
+    cv2.rectangle(img, (50, 60), (100, 110), 210, -1)
+    cv2.rectangle(img, (46, 5), (96, 55), 210, -1)
+    cv2.circle(img, (65, 74), 4, 30, -1, cv2.LINE_AA)
+    cv2.ellipse(img, ((86, 96), (9.0, 7.0), 30.0), 30, -1, cv2.LINE_AA)
+    cv2.circle(img, (70, 42), 4, 30, -1, cv2.LINE_AA)
+    img = np.asarray(cv2.GaussianBlur(img, (0, 0), 0.8), np.uint8)
+    cfg = DiceConfig(stray_two_clear=penalty, net=False)
+    pips = _find_pips(cfg, img)
+    assert len(pips) == 3
+    twos = [(round(f.center[0]), round(f.center[1])) for f in _find_faces(cfg, img, pips)
+            if f.value == 2]
+    assert twos == [two]
