@@ -923,11 +923,11 @@ def _complete_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pi
             found: list[int] = []
             least = math.inf
             for x, y in places:
-                near = [k for k in free if math.hypot(pips[k].x - x, pips[k].y - y)
-                        <= face.radius]
-                if near:
-                    found.append(min(near, key=lambda k: math.hypot(pips[k].x - x,
-                                                                     pips[k].y - y)))
+                nearest = min(free, key=lambda k: math.hypot(pips[k].x - x, pips[k].y - y),
+                              default=None)
+                if (nearest is not None and math.hypot(pips[nearest].x - x, pips[nearest].y - y)
+                        <= face.radius):
+                    found.append(nearest)
                     least = min(least, 1.0)
                     continue
                 if any(math.hypot(pips[k].x - x, pips[k].y - y) <= face.radius for k in held):
@@ -1383,7 +1383,8 @@ def _normal_grid() -> NDArray[np.float64]:
 
 
 def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[_Face]],
-              image_size: tuple[int, int], scale: float
+              image_size: tuple[int, int], scale: float,
+              board_cos: Sequence[float | None] | None = None
               ) -> tuple[set[int], dict[int, float]]:
     """Dice whose top face is tilted against the others' (cocked), and the judged tilts.
 
@@ -1392,7 +1393,8 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
     faces seen may pick one: ``odd_side_vote``); a die whose best normal is more than
     ``cocked_angle`` from the others' is leaning. Of two dice that
     disagree, the one whose face is turned farther from the camera is taken as leaning.
-    With the board's normal known, each top face's tilt against it (degrees) is returned too.
+    With the board's normal known, each top face's tilt against it (degrees) is returned too;
+    ``board_cos`` gives those :func:`_board_cos` already worked out (None: not yet).
     """
     if cfg.board_normal is not None:
         board = np.asarray(cfg.board_normal, dtype=np.float64)
@@ -1402,8 +1404,10 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
         for i, (top, group) in enumerate(zip(tops, groups, strict=True)):
             angle = (cfg.cocked_angle_board if top.radius >= cfg.cocked_min_radius_board
                      else cfg.cocked_angle_small)
-            tilts[i] = math.degrees(math.acos(min(1.0, _board_cos(
-                cfg, top, group, board, image_size, scale))))
+            known = board_cos[i] if board_cos is not None else None
+            cos = (known if known is not None
+                   else _board_cos(cfg, top, group, board, image_size, scale))
+            tilts[i] = math.degrees(math.acos(min(1.0, cos)))
             if tilts[i] > angle:
                 leaning.add(i)
             elif cfg.view_ray is not None and cfg.cocked_angle_ray < 90.0:
@@ -1550,8 +1554,9 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
                      image_size: tuple[int, int]) -> list[Die]:
     groups = _group_faces(cfg, faces)
     aways = _away_directions(cfg, groups)
-    # Top face of every die, and how clearly it beats the next candidate.
-    tops: list[tuple[_Face, float, list[_Face]]] = []
+    # Top face of every die, how clearly it beats the next candidate, and (when the top was
+    # chosen by it) its |cos| to the board's normal.
+    tops: list[tuple[_Face, float, list[_Face], float | None]] = []
     board: NDArray[np.float64] | None = None
     if cfg.board_normal is not None:
         board = np.asarray(cfg.board_normal, dtype=np.float64)
@@ -1560,13 +1565,13 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
         if board is not None and len(group) > 1:
             # NOTE: with the board's normal known, the top face is the one turned most like
             # the board; near the edge of a wide view a side face may look rounder.
-            scored = sorted((((_board_cos(cfg, f, group, board, image_size, scale)
-                               if cfg.top_by_vote else _facing(cfg, f, board, image_size, scale))
-                              + 0.01 * f.ratio, f) for f in group),
+            turned = [(_board_cos(cfg, f, group, board, image_size, scale) if cfg.top_by_vote
+                       else _facing(cfg, f, board, image_size, scale), f) for f in group]
+            ranked = sorted(((c + 0.01 * f.ratio, c, f) for c, f in turned),
                             key=lambda sf: sf[0], reverse=True)
-            lead = scored[0][0] - scored[1][0]
-            top = scored[0][1]
-            tops.append((top, lead * 5, group))
+            lead = ranked[0][0] - ranked[1][0]
+            tops.append((ranked[0][2], lead * 5, group, ranked[0][1] if cfg.top_by_vote
+                         else None))
             continue
         scored = sorted(((_top_score(cfg, f, group, away), f) for f in group),
                         key=lambda sf: sf[0], reverse=True)
@@ -1574,14 +1579,15 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
         if top.ratio < cfg.top_ratio and len(group) == 1:
             continue  # a lone flat face: a side face whose top was not seen, or a stain
         lead = scored[0][0] - scored[1][0] if len(scored) > 1 else 1.0
-        tops.append((top, lead, group))
+        tops.append((top, lead, group, None))
     if math.isfinite(cfg.size_spread):
         least = min((_long_axis(t[0]) for t in tops if t[0].value > 1), default=math.inf)
         tops = [t for t in tops if _long_axis(t[0]) <= cfg.size_spread * least]
-    odd, tilts = _odd_tops(cfg, [t[0] for t in tops], [t[2] for t in tops], image_size, scale)
+    odd, tilts = _odd_tops(cfg, [t[0] for t in tops], [t[2] for t in tops], image_size, scale,
+                           [t[3] for t in tops])
     dice: list[Die] = []
     w, h = image_size
-    for k, (top, lead, group) in enumerate(tops):
+    for k, (top, lead, group, _) in enumerate(tops):
         size_in = cfg.size_per_radius * top.radius / scale
         cx, cy = top.center[0] / scale, top.center[1] / scale
         confidence = float(np.clip(1.0 - top.misfit / (2 * cfg.pattern_tolerance), 0.0, 1.0))
@@ -1668,13 +1674,14 @@ def read_dice(cfg: DiceConfig, image: NDArray[np.uint8]) -> DiceReading:
         # NOTE: pips of two pixels or so have rough shapes. Read again, twice as large, only
         # the part of the picture that holds pips: from the full-size picture when it was
         # shrunk, else drawn larger (smoothly).
-        reach = 14.0 * max(p.radius for p in pips)
-        x0 = max(0.0, min(p.x for p in pips) - reach) / scale
-        y0 = max(0.0, min(p.y for p in pips) - reach) / scale
-        x1 = min(float(w), (max(p.x for p in pips) + reach) / scale)
-        y1 = min(float(h), (max(p.y for p in pips) + reach) / scale)
         if w * h <= cfg.small_whole:
             x0, y0, x1, y1 = 0.0, 0.0, float(w), float(h)
+        else:
+            reach = 14.0 * max(p.radius for p in pips)
+            x0 = max(0.0, min(p.x for p in pips) - reach) / scale
+            y0 = max(0.0, min(p.y for p in pips) - reach) / scale
+            x1 = min(float(w), (max(p.x for p in pips) + reach) / scale)
+            y1 = min(float(h), (max(p.y for p in pips) + reach) / scale)
         ix0, iy0, ix1, iy1 = int(x0), int(y0), math.ceil(x1), math.ceil(y1)
         scale *= 2.0
         crop = full[iy0:iy1, ix0:ix1]
