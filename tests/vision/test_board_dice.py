@@ -538,3 +538,42 @@ def test_a_die_read_near_its_views_border_is_read_again_centred(
     assert right == 6 and centred == 6, (right, centred)
     monkeypatch.setattr(rec_mod, "REREAD_EDGE", 0.0)
     assert read()[1] == 0
+
+
+def test_pips_joined_to_a_dies_outline_on_a_dame_are_looked_at(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seeds 1030-1035, 1024x768: a die lying on a white dame. Its dark edge and shadow on the
+    # dame may join its pips into one spot too large for a pip, and no place looked at lies
+    # near the die (seed 1032: the nearest 20 mm off). The spots darker than
+    # ``CANDIDATE_DEEP`` within such an outline are looked at too.
+    g = BoardGeometry()
+    boards = []
+    for seed in range(1030, 1036):
+        rng, style, cam, cal = _board(seed, g, (1024, 768))
+        field = int(rng.integers(13, 19))
+        at = g.slot_centers(field)[0]
+        die = DieSpec(int(rng.integers(1, 7)), at, float(rng.uniform(0, 90)), on_dame=True)
+        scene = Scene(white={1: 14, field: 1}, black={1: 15}, dice=(die,))
+        frame = render_frame(scene, style=style, camera=cam, seed=seed, geometry=g,
+                             width=1024, height=768)
+        boards.append((cal, frame.image, at))
+    candidates = Recognizer._dice_candidates
+    found: list[Any] = []
+
+    def remember(self: Recognizer, *args: Any) -> Any:
+        found.append(candidates(self, *args))
+        return found[-1]
+
+    monkeypatch.setattr(Recognizer, "_dice_candidates", remember)
+
+    def nearest() -> list[float]:
+        out = []
+        for cal, image, at in boards:
+            Recognizer(cal).recognize(image)
+            places, surface = found[-1]
+            out.append(min(math.dist(c, at) for c in [*places, *surface.deep]))
+        return out
+
+    assert max(nearest()) < 10.0
+    monkeypatch.setattr(rec_mod, "CANDIDATE_DEEP", 0.0)
+    assert max(nearest()) > 15.0
