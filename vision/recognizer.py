@@ -268,29 +268,20 @@ class _Surface(NamedTuple):
     """Pixels per millimetre."""
     white: float
     """The white dame's grey in this frame's light."""
-    deep: tuple[tuple[float, float], ...] = ()
-    """Board millimetres of the deep pips (``CANDIDATE_DEEP``) found only inside dark
-    outlines too large for a pip, looked at last."""
 
 
 DICE_APART = 13.0
 """Two sightings nearer than this (mm) are one die: dice lying side by side are 16 mm apart
 (a leaning die may show two faces that each look like a die)."""
 
-CANDIDATE_DEEP = 0.35
-"""Within a dark outline too large for a pip (a die's edge and shadow on a white dame, joined
-with its pips), the spots this much darker than their surroundings (a share of the white
-dame's grey, as ``candidate_depth``) are looked at too, after the light patches. Chosen on
-the 1024x768 tuning boards (5069, 5084, 5085, 5104, 5108, 5110, 5112, 5114): 0.35 and 0.5
-alike, one two on a dame read that none found (5108); 0 turns it off."""
-
 REREAD_EDGE = 1.0
 """A die read as a value within this many of its sizes of its view's border, alone in that
 view, is read again in a view centred on it, as a die cut by the border is; where that view
 was looked at already, the reading is kept unless a die was found near it. Chosen on the
-same tuning boards: 5,750 -> 5,758 of 5,886 dice right (twelve frames mended, two broken,
-most of them dice whose first view lay beside them); the 1640x1232 tuning boards (5074,
-5080, 5107, 5111, 5113) read alike. 0 turns it off."""
+1024x768 tuning boards (5069, 5084, 5085, 5104, 5108, 5110, 5112, 5114): 5,750 -> 5,758 of
+5,886 dice right (twelve frames mended, two broken; most were dice whose first view lay
+beside them); the 1640x1232 tuning boards (5074, 5080, 5107, 5111, 5113) read alike. 0 turns
+it off."""
 
 STRAIGHT_VIEW_COCKED = 30.0
 """A die whose top face is this many degrees off the board is cocked, in a straightened view
@@ -714,34 +705,17 @@ class Recognizer:
         lab = labels[ys, xs]
         area = np.bincount(lab, minlength=n).astype(np.float64)
         surface = _Surface(np.asarray(grey, np.uint8), origin, s, white)
-        most = 4.0 * (s * 4) ** 2
-        keep = np.flatnonzero(area[1:] <= most) + 1
+        keep = np.flatnonzero(area[1:] <= 4.0 * (s * 4) ** 2) + 1
+        if not len(keep):
+            return [], surface
         cents = np.stack([np.bincount(lab, xs, n), np.bincount(lab, ys, n)],
                          axis=1).astype(np.float64) / np.maximum(area, 1.0)[:, None]
-        cents = cents[keep]
-        deep_places: list[tuple[float, float]] = []
-        if CANDIDATE_DEEP and len(keep) < n - 1:
-            deep = (depth > CANDIDATE_DEEP * white) & (pips > 0)
-            m, dlab = cv2.connectedComponents(deep.astype(np.uint8))
-            dys, dxs = np.nonzero(deep)
-            dl = dlab[dys, dxs]
-            darea = np.bincount(dl, minlength=m).astype(np.float64)
-            dc = np.stack([np.bincount(dl, dxs, m), np.bincount(dl, dys, m)],
-                          axis=1) / np.maximum(darea, 1.0)[:, None]
-            inside = labels[np.round(dc[:, 1]).astype(np.int64).clip(0, grey.shape[0] - 1),
-                            np.round(dc[:, 0]).astype(np.int64).clip(0, grey.shape[1] - 1)]
-            ok = (darea <= most) & (area[inside] > most)
-            ok[0] = False
-            deep_places = [(float(x) / s + origin[0], float(y) / s + origin[1])
-                           for x, y in dc[ok]]
-        if not len(cents):
-            return [], surface._replace(deep=tuple(deep_places))
         # NOTE: pips are gathered into places on a coarse grid (0.8 px/mm): each pip's centre
         # is grown into a disc of 11 mm and touching discs make one place.
         c = 0.8
         hh, ww = (round(v * c / s) + 1 for v in grey.shape)
         spots = np.zeros((hh, ww), np.uint8)
-        pts = np.round(cents * (c / s)).astype(np.int64)
+        pts = np.round(cents[keep] * (c / s)).astype(np.int64)
         spots[pts[:, 1], pts[:, 0]] = 1
         d = max(3, round(11.0 * c) | 1)
         blobs = cv2.dilate(spots, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
@@ -777,17 +751,13 @@ class Recognizer:
                 break
             if all(math.dist((x, y), q) >= PEAK_APART for q in extra):
                 extra.append((float(x), float(y)))
-        if deep_places:
-            surface = surface._replace(deep=tuple(
-                q for q in deep_places if all(math.dist(q, r) >= PEAK_APART
-                                              for r in places + extra)))
         return places + extra, surface
 
     def _body_candidates(self, surface: _Surface) -> list[tuple[float, float]]:
         """Board millimetres of light patches of a die's size: dice whose pips the pip
         search missed (at 1024x768 a blurred two, or a six whose rows run together, often
         leaves no spot dark enough). Lightest first, at most ``BODY_MAX``."""
-        grey, origin, s, white = surface.grey, surface.origin, surface.scale, surface.white
+        grey, origin, s, white = surface
         c = BODY_SCALE
         small = cv2.resize(grey, None, fx=c / s, fy=c / s, interpolation=cv2.INTER_AREA)
         die = self.calibration.geometry.die_size
@@ -920,7 +890,7 @@ class Recognizer:
                 # NOTE: every pip place looked at and the dice not all read: look at the
                 # light patches of a die's size too (lazily: most frames never get here).
                 body_looked = True
-                todo = self._body_candidates(surface) + list(surface.deep)
+                todo = self._body_candidates(surface)
             if not todo:
                 break
             cx, cy = todo.pop(0)
