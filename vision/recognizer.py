@@ -280,8 +280,8 @@ view, is read again in a view centred on it, as a die cut by the border is; wher
 was looked at already, the reading is kept unless a die was found near it. Chosen on the
 1024x768 tuning boards (5069, 5084, 5085, 5104, 5108, 5110, 5112, 5114): 5,750 -> 5,758
 dice right (ten frames mended, two broken, one stray die fewer; most were dice whose first
-view lay beside them); the 1640x1232 tuning boards (5074, 5080, 5107, 5111, 5113) read alike. 0 turns
-it off."""
+view lay beside them); the 1640x1232 tuning boards (5074, 5080, 5107, 5111, 5113) read
+alike. 0 turns it off."""
 
 STRAIGHT_VIEW_COCKED = 30.0
 """A die whose top face is this many degrees off the board is cocked, in a straightened view

@@ -538,4 +538,3 @@ def test_a_die_read_near_its_views_border_is_read_again_centred(
     assert right == 6 and centred == 6, (right, centred)
     monkeypatch.setattr(rec_mod, "REREAD_EDGE", 0.0)
     assert read()[1] == 0
-
