@@ -1054,6 +1054,10 @@ def _draw_dice(p: _Painter, dice: Sequence[DieSpec],
         c = info["center"]
         out.append({"value": info["value"], "reason": info.get("reason"),
                     "center_mm": [c[0] / p.s - p.origin, c[1] / p.s - p.origin]})
+        if info.get("outline"):
+            # the whole die as seen (its top face and any side face), on the same plane
+            out[-1]["outline_mm"] = [[x / p.s - p.origin, y / p.s - p.origin]
+                                     for x, y in info["outline"]]
         if d.cocked:
             out[-1]["tilt"] = round(d.cocked, 1)
         if stand:
@@ -1195,7 +1199,8 @@ def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camer
         TL TR BR BL); ``markers`` (id -> 4 corners); ``white`` / ``black`` (field in that
         player's numbering -> count, as the engine counts); ``fields`` (24 entries in White's
         numbering: ``color``, ``count``, ``visible`` = stacks seen from above, ``piles``);
-        ``dice`` (``value`` or None with ``reason``, ``center`` in pixels, ``center_mm``);
+        ``dice`` (``value`` or None with ``reason``, ``center`` in pixels, ``center_mm``,
+        ``outline_mm``: the whole die's convex outline as seen, on the plane of ``center_mm``);
         ``marks`` (per player ``token_spot``, ``bredouille_token``, ``peg_hole``,
         ``pavillon``; ``pavillon``; ``jetons_at_rest``); ``occluded``; ``camera``; ``light``.
 
@@ -1246,6 +1251,8 @@ def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camer
         c = camera.project(g, [at])[0]
         d["center"] = [round(float(c[0]), 2), round(float(c[1]), 2)]
         d["center_mm"] = [round(v, 2) for v in d["center_mm"]]
+        if "outline_mm" in d:
+            d["outline_mm"] = [[round(x, 1), round(y, 1)] for x, y in d["outline_mm"]]
     truth = {
         "image": [camera.width, camera.height],
         "quad": [[round(float(x), 2), round(float(y), 2)] for x, y in quad_px],

@@ -55,3 +55,33 @@ def test_a_stray_die_counts_as_a_die_read_wrong() -> None:
     tally = report.tallies["dice per die"]
     assert (tally.correct, tally.total) == (2, 3)
     assert (row["dice"], row["dice_errors"], row["stray_dice"]) == (2, 1, 1)
+
+
+# the cocked die of TRUTH as the renderer draws one leaning 43 degrees toward +x: the face
+# beside its top is nearly as level, 12-14 mm from the top's centre, and still on the die
+OUTLINED = {**TRUTH, "dice": [TRUTH["dice"][0],
+                              {**TRUTH["dice"][1],
+                               "outline_mm": [[290.0, 190.0], [318.0, 190.0], [318.0, 210.0],
+                                              [290.0, 210.0]]}]}
+
+
+def test_a_cocked_die_found_by_its_other_face_is_a_sighting_of_it() -> None:
+    report = Report()
+    row = score(_obs((3, (100.0, 100.0)), (None, (313.0, 200.0))), OUTLINED, report)
+    tally = report.tallies["dice per die"]
+    assert (tally.correct, tally.total) == (2, 2)
+    assert (row["dice_errors"], row["stray_dice"]) == (0, 0)
+
+
+def test_a_sighting_off_the_die_s_outline_and_beyond_the_reach_is_stray() -> None:
+    report = Report()
+    row = score(_obs((3, (100.0, 100.0)), (None, (300.0, 213.0))), OUTLINED, report)
+    assert (row["dice_errors"], row["stray_dice"]) == (2, 1)
+    assert report.tallies["bad throws judged bad"].correct == 0
+
+
+def test_two_sightings_on_one_die_are_one_die_read_wrong() -> None:
+    report = Report()
+    row = score(_obs((3, (100.0, 100.0)), (None, (300.0, 200.0)), (None, (314.0, 195.0))),
+                OUTLINED, report)
+    assert (row["dice_errors"], row["stray_dice"]) == (1, 0)

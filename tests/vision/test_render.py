@@ -100,6 +100,13 @@ def test_a_cocked_die_when_asked_and_its_truth() -> None:
     assert len(cocked) == 1 and cocked[0]["reason"] == "cocked"
     assert cocked[0]["tilt"] == pytest.approx(max(tilts), abs=0.05)
     assert all("tilt" not in d for d in truth if d["value"] is not None)
+    # the whole die as seen: round the top's centre, and wider than a flat die's top
+    for d in truth:
+        xs, ys = zip(*d["outline_mm"])
+        assert min(xs) < d["center_mm"][0] < max(xs) and min(ys) < d["center_mm"][1] < max(ys)
+        assert max(max(xs) - min(xs), max(ys) - min(ys)) > 16.0
+    outline = np.array(cocked[0]["outline_mm"])
+    assert np.linalg.norm(outline - cocked[0]["center_mm"], axis=1).max() > 12.0
 
 
 def test_a_cocked_die_rests_on_a_dame_leaning_away_or_against_the_rail_leaning_to_it() -> None:
