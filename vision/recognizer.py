@@ -274,6 +274,11 @@ DICE_APART = 13.0
 """Two sightings nearer than this (mm) are one die: dice lying side by side are 16 mm apart
 (a leaning die may show two faces that each look like a die)."""
 
+BAD_APART = 16.0
+"""Two sightings neither of which is read (judged cocked, or off the board) nearer than this
+(mm, a die's side) are one die, the surer kept: no two dice lie nearer, and a die leaning 40
+degrees or more may show two faces that each look like a cocked die, 13-14 mm apart."""
+
 REREAD_EDGE = 1.0
 """A die read as a value within this many of its sizes of its view's border, alone in that
 view, is read again in a view centred on it, as a die cut by the border is; where that view
@@ -965,18 +970,23 @@ class Recognizer:
         # Readings first, then dice seen but unread; the nearest to its view's centre wins.
         found.sort(key=lambda fd: fd[1].value is None)
         for c_mm, d in found:
-            if any(np.hypot(c_mm[0] - o.center_mm[0], c_mm[1] - o.center_mm[1]) < DICE_APART
-                   for o in out):
-                continue
             c_px = project(self.config, quad, [c_mm])[0]
             reason, value = d.reason, d.value
             inside = x0 <= c_mm[0] <= x1 and y0 <= c_mm[1] <= y1
             if not inside and value is not None:
                 value, reason = None, "off_board"
-            out.append(DieSighting(value=value, center=(float(c_px[0]), float(c_px[1])),
+            sighting = DieSighting(value=value, center=(float(c_px[0]), float(c_px[1])),
                                    center_mm=c_mm, size=float(d.size) / s * native,
                                    confidence=float(d.confidence), reason=reason,
-                                   tilt=getattr(d, "tilt", None)))
+                                   tilt=getattr(d, "tilt", None))
+            if any(math.dist(c_mm, o.center_mm) < DICE_APART for o in out):
+                continue
+            twin = next((k for k, o in enumerate(out) if value is None and o.value is None
+                         and math.dist(c_mm, o.center_mm) < BAD_APART), None)
+            if twin is None:
+                out.append(sighting)
+            elif sighting.confidence > out[twin].confidence:
+                out[twin] = sighting  # of two unread sightings of one die, the surer
         readings = [o for o in out if o.value is not None]
         if self._dice_count and len(readings) >= self._dice_count:
             # NOTE: with every die of the game read, an unread sighting is no die (the rims of

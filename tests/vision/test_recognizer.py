@@ -424,3 +424,35 @@ def test_a_flag_s_worth_of_odd_rail_probes_by_a_hole_is_no_arm() -> None:
     # an arm 60 mm wide over the same rail, blue sleeve or not, still counts
     arm = np.array([[x, y] for x in range(175, 236, 9) for y in (528, 538, 546)], np.float64)
     assert _largest_cluster(arm, 13.0, hole, MARK_REACH, np.ones(len(arm), bool)) == len(arm)
+
+
+@pytest.mark.parametrize(("first", "gap", "dice"), [(None, 14.0, 1), (None, 17.0, 2), (4, 14.0, 2)])
+def test_two_unread_sightings_nearer_than_a_die_s_side_are_one_die(
+        small_session: Path, small_recognizer: Recognizer, first: int | None, gap: float,
+        dice: int) -> None:
+    # a die leaning 40 degrees or more shows two faces that each look like a cocked die,
+    # 13-14 mm apart: no two dice lie nearer than a die's side (16 mm), so they are one die;
+    # a reading beside a cocked sighting is kept apart as before (DICE_APART, 13 mm)
+    img, _ = _dice_truth(small_session)
+    g = small_recognizer.calibration.geometry
+    view_mm = 2 * small_recognizer._dice_half
+    calls: list[int] = []
+
+    def reader(view: Image) -> list[Die]:
+        calls.append(1)
+        if len(calls) > 1:
+            return []
+        h, w = view.shape[:2]
+        px = w / view_mm
+        size = 0.6 * g.die_size * px  # small enough to stay clear of the view's border
+        return [Die(first, (w / 2 - gap / 2 * px, h / 2), size, 0.6,
+                    None if first else "cocked"),
+                Die(None, (w / 2 + gap / 2 * px, h / 2), size, 0.8, "cocked")]
+
+    obs = Recognizer(small_recognizer.calibration, dice_reader=reader).recognize(
+        read_image(img))
+    assert len(obs.dice) == dice, obs.dice
+    if dice == 1:  # the surer of the two is kept
+        assert obs.dice[0].confidence == pytest.approx(0.8)
+    if first:
+        assert sorted(str(d.value) for d in obs.dice) == ["4", "None"]
