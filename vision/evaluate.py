@@ -142,8 +142,9 @@ def _at(center_mm: Sequence[float], die: dict[str, Any]) -> bool:
     Within ``DIE_REACH`` of its top face's centre, or anywhere on the die as seen (its
     ``outline_mm``, in the truth of sets rendered from 2026-11-27): the top face of a die
     cocked 40 degrees or more is nearly as level as the face beside it, and a reader that
-    finds the die by that other face has found the die. The truth of older sets has no
-    outline; for them the reach alone counts, as before.
+    finds the die by another face than its top, 12-14 mm from the top's centre, has still
+    found the die. The truth of older sets has no outline; for them the reach alone counts,
+    as before.
     """
     if math.dist(center_mm, die["center_mm"]) < DIE_REACH:
         return True

@@ -970,6 +970,8 @@ class Recognizer:
         # Readings first, then dice seen but unread; the nearest to its view's centre wins.
         found.sort(key=lambda fd: fd[1].value is None)
         for c_mm, d in found:
+            if any(math.dist(c_mm, o.center_mm) < DICE_APART for o in out):
+                continue
             c_px = project(self.config, quad, [c_mm])[0]
             reason, value = d.reason, d.value
             inside = x0 <= c_mm[0] <= x1 and y0 <= c_mm[1] <= y1
@@ -979,8 +981,6 @@ class Recognizer:
                                    center_mm=c_mm, size=float(d.size) / s * native,
                                    confidence=float(d.confidence), reason=reason,
                                    tilt=getattr(d, "tilt", None))
-            if any(math.dist(c_mm, o.center_mm) < DICE_APART for o in out):
-                continue
             twin = next((k for k, o in enumerate(out) if value is None and o.value is None
                          and math.dist(c_mm, o.center_mm) < BAD_APART), None)
             if twin is None:
