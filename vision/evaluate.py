@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 from tablier.calibration.calibration import Calibration
 from tablier.vision.errors import RecognitionError
 from tablier.vision.imageio import read_image
@@ -125,17 +127,6 @@ DIE_REACH = 0.75 * 16.0
 """mm: a sighting this near a die's top face's centre is a sighting of that die."""
 
 
-def _inside(point: Sequence[float], polygon: Sequence[Sequence[float]]) -> bool:
-    """Whether ``point`` lies inside the convex ``polygon`` (either winding)."""
-    x, y = point
-    sides = set()
-    for (ax, ay), (bx, by) in zip(polygon, [*polygon[1:], polygon[0]]):
-        cross = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
-        if cross:
-            sides.add(cross > 0)
-    return len(sides) == 1
-
-
 def _at(center_mm: Sequence[float], die: dict[str, Any]) -> bool:
     """Whether a die seen at ``center_mm`` is a sighting of the true ``die``.
 
@@ -148,8 +139,11 @@ def _at(center_mm: Sequence[float], die: dict[str, Any]) -> bool:
     """
     if math.dist(center_mm, die["center_mm"]) < DIE_REACH:
         return True
-    outline: Sequence[Sequence[float]] = die.get("outline_mm") or ()
-    return bool(outline) and _inside(center_mm, outline)
+    outline = die.get("outline_mm")
+    if not outline:
+        return False
+    point = (float(center_mm[0]), float(center_mm[1]))
+    return cv2.pointPolygonTest(np.asarray(outline, np.float32), point, False) >= 0
 
 
 def score(obs: Observation, truth: dict[str, Any], report: Report) -> dict[str, Any]:
