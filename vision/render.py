@@ -609,7 +609,8 @@ def _touching(rng: np.random.Generator, g: BoardGeometry, die: DieSpec
 def random_scene(rng: np.random.Generator, *, dice: bool = True,
                  occluder_rate: float = 0.0, cocked_rate: float = 0.0,
                  cocked_against: bool = True, by_rail: float = 0.0,
-                 on_dames: float = 0.0, on_die: float = 0.0, touching: float = 0.0) -> Scene:
+                 on_dames: float = 0.0, on_die: float = 0.0, touching: float = 0.0,
+                 on_die_reach: float = 1 / 3) -> Scene:
     """A random mid-game board: 15 dames a side spread over plausible fields.
 
     Fields hold one colour each (a field is never shared), the talons keep a pile, and the
@@ -636,10 +637,15 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
             die is moved clear of the dames (see :func:`_dames_hold_dice`). At 0 nothing more
             is drawn from ``rng`` and a flat die may be drawn through a dame at board level,
             as in every set rendered before 2026-11-24's eighth round.
-        on_die: probability that the second die rests on the first (its centre within a
-            third of a die of the first's, turned anyway), drawn after ``on_dames`` (not on a
-            die lying on a pile) and before ``cocked_rate`` (no die is then cocked). At 0
-            nothing more is drawn from ``rng``.
+        on_die: probability that the second die rests on the first (its centre within
+            ``on_die_reach`` of a die of the first's along each axis, turned anyway), drawn
+            after ``on_dames`` (not on a die lying on a pile) and before ``cocked_rate`` (no
+            die is then cocked). At 0 nothing more is drawn from ``rng``.
+        touching: probability that the two dice lie flat side by side, touching or nearly
+            (see :func:`_touching`), when no die rests on the other.
+        on_die_reach: how far off the die below the top die of a stack may lie, in dice
+            along each axis (default a third; smaller draws the nearly centred stacks that
+            hide the die below best, for teaching the stack net).
 
     Returns:
         The scene.
@@ -689,9 +695,9 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
         specs = _dames_hold_dice(rng, g, held, specs, on_dames, along_rail)
     paired = False  # the dice laid as a pair (one on the other, or side by side): none cocked
     if len(specs) == 2 and on_die > 0 and rng.random() < on_die and not specs[0].on_dame:
-        third = g.die_size / 3
-        at = (specs[0].center[0] + float(rng.uniform(-third, third)),
-              specs[0].center[1] + float(rng.uniform(-third, third)))
+        reach = g.die_size * on_die_reach
+        at = (specs[0].center[0] + float(rng.uniform(-reach, reach)),
+              specs[0].center[1] + float(rng.uniform(-reach, reach)))
         specs[1] = replace(specs[1], center=at, on_dame=False, on_die=True)
         paired = True
     if (len(specs) == 2 and touching > 0 and rng.random() < touching and not paired
@@ -1019,7 +1025,7 @@ def _die_renderer() -> Callable[..., Any]:
 
 def _draw_dice(p: _Painter, dice: Sequence[DieSpec],
                viewpoint: tuple[float, float, float] | None = None,
-               stacks: Sequence[Stack] = ()) -> list[dict[str, Any]]:
+               stacks: Sequence[Stack] = (), hide_below: bool = False) -> list[dict[str, Any]]:
     render = _die_renderer()
     out: list[dict[str, Any]] = []
     # NOTE: the dice lying on the board keep from each other's shadows (their tops are as
@@ -1033,6 +1039,12 @@ def _draw_dice(p: _Painter, dice: Sequence[DieSpec],
             d = replace(d, center=(d.center[0] + top[0] - slot[0],
                                    d.center[1] + top[1] - slot[1]))
             stand = size * _DAME_THICKNESS * p.s
+        if hide_below and d.on_die and viewpoint is not None:
+            # moved toward the point below the camera by a die's height times the ray's lean:
+            # its top is drawn over the top of the die below, which it hides
+            bx, by, height = viewpoint
+            d = replace(d, center=(d.center[0] - (d.center[0] - bx) / height * p.g.die_size,
+                                   d.center[1] - (d.center[1] - by) / height * p.g.die_size))
         x, y = p.px(d.center)
         lean = (0.0, 0.0)
         if viewpoint is not None:
@@ -1169,7 +1181,8 @@ class Rendered:
 def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camera | None = None,
                  lighting: Lighting | None = None, seed: int = 0,
                  geometry: BoardGeometry | None = None, width: int = 1640,
-                 height: int = 1232, parallax: bool = True, depth: float = 0.0) -> Rendered:
+                 height: int = 1232, parallax: bool = True, depth: float = 0.0,
+                 hide_below: bool = False) -> Rendered:
     """Render one camera frame of the board.
 
     Args:
@@ -1193,6 +1206,9 @@ def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camer
             ``center_mm`` is where its top face is seen on the surface's plane (in the rails'
             plane for sets rendered before 2026-11-25's eleventh round); its ``center`` is
             the frame pixel where that top is drawn.
+        hide_below: a die resting on the other (``DieSpec.on_die``) is moved toward the point
+            below the camera by its height times the ray's lean, so that the camera sees its
+            top over the top of the die below, which it hides (with ``parallax`` only).
 
     Returns:
         The frame and its truth: ``image`` ``[w, h]``; ``quad`` (outer corners in frame pixels,
@@ -1229,7 +1245,7 @@ def render_frame(scene: Scene, *, style: BoardStyle | None = None, camera: Camer
         eye = (eye[0], eye[1], eye[2] + depth)
     marks_truth = _draw_marks(painter, style, marks)
     fields, stacks = _draw_checkers(painter, style, scene, rng)
-    dice = _draw_dice(painter, scene.dice, eye if parallax else None, stacks)
+    dice = _draw_dice(painter, scene.dice, eye if parallax else None, stacks, hide_below)
     # where each die's top is seen in the rails' plane (the markers' plane the camera draws)
     seen_at = [list(d["center_mm"]) for d in dice]
     if rails is not None and eye is not None:
@@ -1434,7 +1450,8 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                width: int = 1640, height: int = 1232, occluder_rate: float = 0.08,
                dice: bool = True, cocked_rate: float = 0.0, cocked_against: bool = True,
                by_rail: float = 0.0, on_dames: float = 0.0, parallax: bool = True,
-               depth: float = 0.0, on_die: float = 0.0, touching: float = 0.0) -> list[Path]:
+               depth: float = 0.0, on_die: float = 0.0, touching: float = 0.0,
+               on_die_reach: float = 1 / 3, hide_below: bool = False) -> list[Path]:
     """Render a fixture set: sessions of one board and camera, each with its calibration.
 
     Each session has its own board style, camera and lens; its ``reference.jpg`` (the start of a
@@ -1465,6 +1482,8 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
             :func:`random_scene`).
         touching: share of frames whose two dice lie flat side by side, touching or nearly
             (see :func:`random_scene`).
+        on_die_reach: see :func:`random_scene`.
+        hide_below: see :func:`render_frame`.
 
     Returns:
         The session folders.
@@ -1502,9 +1521,9 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
             scene = random_scene(rng, dice=dice, occluder_rate=occluder_rate,
                                  cocked_rate=cocked_rate, cocked_against=cocked_against,
                                  by_rail=by_rail, on_dames=on_dames, on_die=on_die,
-                                 touching=touching)
+                                 touching=touching, on_die_reach=on_die_reach)
             r = render_frame(scene, style=style, camera=pose, seed=int(rng.integers(2**31)),
-                             geometry=g, parallax=parallax, depth=depth)
+                             geometry=g, parallax=parallax, depth=depth, hide_below=hide_below)
             write_frame(r, folder, f"frame_{i:03d}")
         folders.append(folder)
     return folders

@@ -49,6 +49,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--on-die", type=float, default=0.0,
                         help="share of frames whose second die rests on the first, a bad "
                              "throw (default: %(default)s)")
+    parser.add_argument("--on-die-reach", type=float, default=1 / 3, metavar="DICE",
+                        help="how far off the die below the top die of a stack may lie, in "
+                             "dice along each axis (default: a third; smaller draws nearly "
+                             "centred stacks, for teaching the stack net)")
+    parser.add_argument("--on-die-hidden", dest="hide_below", action="store_true",
+                        help="draw a die resting on the other moved toward the point below "
+                             "the camera, so that it hides the die below from the camera")
     parser.add_argument("--touching", type=float, default=0.0,
                         help="share of frames whose two dice lie flat side by side, touching "
                              "or nearly, a good throw (default: %(default)s; before this option "
@@ -88,10 +95,11 @@ def run(args: argparse.Namespace) -> int:
     if (args.sessions < 1 or args.frames < 1 or not 0 <= args.occluders <= 1
             or not 0 <= args.cocked <= 1 or not 0 <= args.by_rail <= 1
             or not 0 <= args.on_dames <= 1 or not 0 <= args.on_die <= 1
-            or not 0 <= args.touching <= 1 or not 0 <= args.depth <= 80):
+            or not 0 <= args.touching <= 1 or not 0 <= args.depth <= 80
+            or not 0 <= args.on_die_reach <= 1):
         raise UsageError("--sessions and --frames must be at least 1, --occluders, --cocked, "
-                         "--by-rail, --on-dames, --on-die and --touching 0..1, --depth 0..80 "
-                         "mm")
+                         "--by-rail, --on-dames, --on-die, --on-die-reach and --touching "
+                         "0..1, --depth 0..80 mm")
     from tablier.calibration.calibration import CalibrationError
     try:
         return _render(args, w, h)
@@ -113,6 +121,7 @@ def _render(args: argparse.Namespace, w: int, h: int) -> int:
                          cocked_rate=args.cocked, cocked_against=args.cocked_against,
                          by_rail=args.by_rail, on_dames=args.on_dames,
                          parallax=args.parallax, depth=args.depth, on_die=args.on_die,
-                         touching=args.touching)
+                         touching=args.touching, on_die_reach=args.on_die_reach,
+                         hide_below=args.hide_below)
     print(f"wrote {len(folders)} session(s) of {args.frames} frames under {args.out}")
     return 0
