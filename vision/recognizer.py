@@ -446,7 +446,9 @@ seed 5074 (taken at 0.99: less extreme, should the net be less sure on other boa
 STACK_NET = Path(__file__).with_name("stacknet.npz")
 """The stack net's weights: the dice net's architecture with two classes (``STACK_CLASSES``),
 taught on rendered tuning boards to tell a die resting on the other from a lone die
-(``python -m tablier.vision.train_stacknet``, see docs/vision.md)."""
+(``python -m tablier.vision.train_stacknet``, see docs/vision.md). Since the twenty-seventh
+round also on stacks whose top die hides the die below from the camera; ``STACK_THRESHOLD``
+was chosen with the sixteenth round's net and kept."""
 
 STACK_CLASSES = ("lone", "stacked")
 """The stack net's outputs, in order."""

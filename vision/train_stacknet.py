@@ -18,27 +18,29 @@ trains. Each frame is read by the recogniser without the stack net; its crops:
   reported, once moved by up to a tenth of a die;
 * each true die, moved so: the top die of a stack three times, a lone die once.
 
-The committed ``vision/stacknet.npz`` (sixteenth round) was trained with 12 epochs and
-``--seed 1`` (the epoch of least validation loss kept, about 80 s on one core once the crops
-are cached) on these tuning sets of 8 sessions of 50 frames: with stacks, rendered by
+The committed ``vision/stacknet.npz`` (twenty-seventh round) was trained with 12 epochs and
+``--seed 1`` (the epoch of least validation loss kept, about 3 minutes on one core once the
+crops are cached) on these tuning sets of 8 sessions of 50 frames: with stacks, rendered by
 ``tablier render out/tN --seed N --sessions 8 --frames 50 --occluders 0`` and
 
 * ``--on-die 1 --by-rail 0.3 --on-dames 0.3``: 5093 and 5097 (1640x1232), 5094 and 5098
   (1024x768);
 * ``--on-die 1 --by-rail 0.3``: 5095 (1640x1232), 5096 (1024x768);
+* ``--on-die 1 --on-die-reach 0.1 --on-die-hidden --by-rail 0.3 --on-dames 0.3``: 5122
+  (1640x1232), 5123 (1024x768): the top die moved so that it hides the die below from the
+  camera, the stacks the sixteenth round's net missed most;
 * lone dice only, the board net's sets, rendered as :mod:`train_boardnet` says: 5066,
   5067, 5068 and 5071 (1024x768), 5063, 5064, 5056, 5073, 5082 and 5083 (1640x1232).
 
     pip install -e '.[train]'
     python -m tablier.vision.train_stacknet out/sn --weights vision/stacknet.npz \
-        out/t50{93,94,95,96,97,98,66,67,63,56,64,71,73,82,83,68}
+        out/t50{93,94,95,96,97,98,66,67,63,56,64,71,73,82,83,68} out/t5122 out/t5123
+
+The crops were drawn by commit 201afad's recogniser (the sixteenth round's net, trained
+without 5122 and 5123 on crops drawn then, is that commit's ``vision/stacknet.npz``).
 
 The crops of each set are cached in the work folder (``stack_<set folder>_s<seed>_<validation
-session>.npz``), so keep the set folders' names. The committed net's crops of 5056 were drawn
-before the light-gain mend (``checkers.RAIL_DARK``, the same round): its session s05, whose
-rail has almost no blue, now gives 1,946 training crops instead of 1,940. Drawn at commit
-9f58c32 they are the same crops, and the command above then rebuilds the committed weights
-byte for byte (checked).
+session>.npz``), so keep the set folders' names.
 """
 
 from __future__ import annotations
