@@ -644,8 +644,9 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True,
         touching: probability that the two dice lie flat side by side, touching or nearly
             (see :func:`_touching`), when no die rests on the other.
         on_die_reach: how far off the die below the top die of a stack may lie, in dice
-            along each axis (default a third; smaller draws the nearly centred stacks that
-            hide the die below best, for teaching the stack net).
+            along each axis (default a third; smaller draws nearly centred stacks, for
+            teaching the stack net; ``render_frame``'s ``hide_below`` draws the top die where
+            it hides the die below from the camera).
 
     Returns:
         The scene.
