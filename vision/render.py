@@ -37,7 +37,6 @@ from tablier.calibration.geometry import (
 )
 from tablier.engine import Color, Marks, Pavillon
 from tablier.vision.board import board_pose, camera_place
-from tablier.vision.render_dice import CUBE_CORNERS, die_pose
 
 RGB = tuple[int, int, int]
 Image = npt.NDArray[np.uint8]
@@ -455,6 +454,10 @@ def _lean_against(rng: np.random.Generator, g: BoardGeometry, held: Mapping[int,
 def _reach(g: BoardGeometry, die: DieSpec, toward: float) -> float:
     """How far (mm) a die's corners reach from its centre toward a board direction (radians),
     the die leaning that way by its tilt."""
+    # NOTE: imported here, not at the top: ``tablier.vision`` imports this module, and
+    # ``python -m tablier.vision.render_dice`` warns when the package has loaded it already.
+    from tablier.vision.render_dice import CUBE_CORNERS, die_pose
+
     pose = die_pose(die.value, die.rotation, die.cocked, math.degrees(toward))
     corners = pose @ (CUBE_CORNERS.T * g.die_size / 2)
     return float(np.max(math.cos(toward) * corners[0] + math.sin(toward) * corners[1]))

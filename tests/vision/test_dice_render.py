@@ -184,3 +184,15 @@ def test_seeds_option_writes_a_tuning_set_and_refuses_measuring_seeds(tmp_path: 
             main([str(tmp_path / "m"), "--seeds", bad])
         assert info.value.code == 2
     assert not (tmp_path / "m").exists()
+
+
+def test_the_package_leaves_the_dice_renderer_unloaded() -> None:
+    # ``python -m tablier.vision.render_dice`` (fixtures/dice/README.md) warns on stderr when
+    # importing the package has loaded the module already.
+    import subprocess
+    import sys
+
+    probe = "import sys, tablier.vision; print('tablier.vision.render_dice' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "False"
