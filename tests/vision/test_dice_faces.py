@@ -658,3 +658,37 @@ def test_of_the_twos_a_group_of_three_may_leave_one_across_a_seam_loses(
     twos = [(round(f.center[0]), round(f.center[1])) for f in _find_faces(cfg, img, pips)
             if f.value == 2]
     assert twos == [two]
+
+
+@pytest.mark.parametrize("split_long", [0.0, 0.5])
+def test_two_pips_run_together_are_cut_apart(split_long: float) -> None:
+    # A six whose lower right pip runs into the middle one (blur): one long blob of ratio
+    # 0.42, and five pips read as a three. Cut at half its depth it is two round pips again.
+    img = _body()
+    _face(img, (100, 80), 26, [(-10, -12), (-10, 0), (-10, 12), (10, -12), (10, 0), (10, 10)],
+          3.5)
+    img = np.asarray(cv2.GaussianBlur(img, (0, 0), 1.0), dtype=np.uint8)
+    cfg = DiceConfig(split_long=split_long, net=False)
+    pips = _find_pips(cfg, img)
+    assert len(pips) == (6 if split_long else 5)
+    assert [d.value for d in read_dice(cfg, img).dice] == ([6] if split_long else [3])
+
+
+def test_a_long_pip_of_a_side_face_stays_whole() -> None:
+    # A side face's pip is a long ellipse (ratio 0.4): no waist, so it is not cut.
+    img = _body()
+    cv2.rectangle(img, (80, 60), (120, 100), 225, -1)
+    cv2.ellipse(img, ((100.0, 80.0), (16.0, 6.4), 30.0), 25, -1, cv2.LINE_AA)
+    pips = _find_pips(DiceConfig(split_long=0.5), img)
+    assert len(pips) == 1 and pips[0].ratio < 0.5
+
+
+def test_a_tuning_six_whose_pips_ran_together_is_read_a_six() -> None:
+    # out/dtune40 frame 40556 (drawn without the JPEG step): the six's right column has two
+    # pips in one blob; the left column alone was read as a three.
+    img, truths, normal = _tuning_frame(40556)
+    assert any(t.value == 6 and math.dist(t.center, (363, 34)) < 2 for t in truths)
+    cfg = DiceConfig(board_normal=normal)
+    assert (6, None, 363, 34) in _read_at(read_dice(cfg, img).dice)
+    undone = _read_at(read_dice(dataclasses.replace(cfg, split_long=0.0), img).dice)
+    assert (3, None, 354, 36) in undone
