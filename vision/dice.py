@@ -76,8 +76,8 @@ class DiceConfig:
     twenty-eighth round: two pips of a six run together through a blurred gap passed as one
     long pip (ratio 0.42-0.46) and the six was read as a three (``out/dtune40`` 40556,
     ``out/dtune30`` 30266). 0.5-0.75 read alike on the three dice tuning sets (+2 dice and
-    an extra report gone with the board's normal, +4 without), on the real photographs' tune
-    split and on fourteen board tuning boards (5069-5114, every frame alike)."""
+    an extra report gone with the board's normal, +4 without) and on the real photographs'
+    tune split; at 0.5 fourteen board tuning boards (5069-5114) read every frame alike."""
     split_long_ratio: float = 0.6
     """Least roundness of each of the two pips a long pip falls into (``split_long``)."""
     pip_fill: float = 0.8
