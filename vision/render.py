@@ -1136,8 +1136,13 @@ def _look(texture: Image, camera: Camera, geometry: BoardGeometry, scale: float,
     if camera.k1 or camera.k2:
         k = camera.matrix
         crit = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-3)
-        grid = np.asarray(cv2.undistortPoints(grid, k, camera.dist, None, None, k, crit),
-                          np.float64)
+        # NOTE: OpenCV 4 takes the stopping criteria in undistortPointsIter, OpenCV 5 in
+        # undistortPoints itself (and has no undistortPointsIter).
+        if hasattr(cv2, "undistortPointsIter"):
+            found = cv2.undistortPointsIter(grid, k, camera.dist, None, k, crit)
+        else:
+            found = cv2.undistortPoints(grid, k, camera.dist, None, None, k, crit)
+        grid = np.asarray(found, np.float64)
     inv = np.linalg.inv(camera.homography(geometry))
     mm = cv2.perspectiveTransform(grid.astype(np.float64), inv).reshape(len(gy), len(gx), 2)
     tex = ((mm + _MARGIN_MM) * scale).astype(np.float32)
