@@ -739,7 +739,10 @@ class Tracker:
             self._dice_cleared = False
             options = tuple(Candidate(play=(), board=self.board, dice=(a, b))
                             for a in range(1, 7) for b in range(a, 7))
-            question = QuestionRaised("the dice cannot be read: what was thrown?", options,
+            # NOTE: a die resting squarely on the other hides it from the camera: the players
+            # see the bad throw and throw again, which sets this question aside.
+            question = QuestionRaised("the dice cannot be read: what was thrown? (a bad "
+                                      "throw: throw again)", options,
                                       view.frame, about="dice")
             events.append(question)
             chosen = self._answer(question) if self._answer is not None else None

@@ -313,3 +313,29 @@ def test_a_die_resting_on_the_other_is_told_as_such(tmp_path: Path) -> None:
     session = Session.start(tmp_path / "m.jsonl", MatchInfo())
     told = [e["text"] for v in views for e in session.step(v) if e["kind"] == "reroll"]
     assert told and told[0] == "one die rests on the other: throw again"
+
+
+def test_a_bad_throw_the_camera_cannot_tell_is_thrown_again(tmp_path: Path) -> None:
+    # One die resting squarely on the other hides it: the camera sees one die and cannot read
+    # the throw, so the players are asked; they throw again instead, and that throw counts.
+    from dataclasses import replace
+
+    from tablier.replay import compare, truth_from_json
+
+    views, truth = simulate_match(seed=9, throws=4, pile=15)
+    cup = next(i for i, v in enumerate(views) if v.occluded)
+    stack = replace(views[cup - 1], dice=None, dice_seen=1, dice_at=((400.0, 300.0),))
+    views = views[:cup] + [views[cup]] + [stack] * 3 + views[cup:]
+    views = [replace(v, frame=n, t=n / 10) for n, v in enumerate(views)]
+    session = Session.start(tmp_path / "m.jsonl", MatchInfo())
+    asked = []
+    for v in views:
+        session.step(v)
+        if session.open_question is not None:
+            asked.append(session.open_question)
+    assert asked and all(q.about == "dice" for q in asked)
+    assert "throw again" in asked[0].question
+    assert session.open_question is None
+    events = read_journal(tmp_path / "m.jsonl").events
+    assert [e["kind"] for e in events].count("question") == 1
+    assert compare(truth_from_json(truth), events).exact
