@@ -1357,15 +1357,18 @@ def _normal_candidates(cfg: DiceConfig, face: _Face, image_size: tuple[int, int]
     py = face.center[1] / scale - h / 2
     jac = np.array([[1.0, 0.0, -px / f], [0.0, 1.0, -py / f]])
     normals = _normal_grid()
-    # S(n) = J J^T - (J n)(J n)^T for every normal at once.
-    jn = normals @ jac.T
-    base = jac @ jac.T
-    shapes = base[None, :, :] - jn[:, :, None] * jn[:, None, :]
+    # S(n) = J J^T - (J n)(J n)^T for every normal at once, whitened by the face's shape W:
+    # W S W^T = C - u u^T with C = W J J^T W^T and u = W J n (2x2 sums, no batched products).
     target = face.cov / math.sqrt(max(float(np.linalg.det(face.cov)), 1e-12))
     wt = _whitener(target)
-    m = wt[None, :, :] @ shapes @ wt.T[None, :, :]
-    tr = m[:, 0, 0] + m[:, 1, 1]
-    det = np.maximum(m[:, 0, 0] * m[:, 1, 1] - m[:, 0, 1] * m[:, 1, 0], 1e-12)
+    wj = wt @ jac
+    c = wj @ wj.T
+    u = normals @ wj.T
+    m00 = c[0, 0] - u[:, 0] * u[:, 0]
+    m11 = c[1, 1] - u[:, 1] * u[:, 1]
+    m01 = c[0, 1] - u[:, 0] * u[:, 1]
+    tr = m00 + m11
+    det = np.maximum(m00 * m11 - m01 * m01, 1e-12)
     # log of the axis ratio of m, 0 when the shapes agree up to scale
     disc = np.sqrt(np.maximum(tr * tr / 4 - det, 0.0))
     err = np.log((tr / 2 + disc) / np.maximum(tr / 2 - disc, 1e-12))

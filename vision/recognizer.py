@@ -443,6 +443,17 @@ seed 5074 (taken at 0.99: less extreme, should the net be less sure on other boa
 2,121 at 0.99, 2,110 never undone."""
 
 
+def _marked(mask: Image) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """Rows and columns of a uint8 mask's nonzero pixels, in ``np.nonzero``'s order (row by
+    row) but several times faster on a whole surface's mask."""
+    found = cv2.findNonZero(mask)
+    if found is None:
+        return np.zeros(0, np.int32), np.zeros(0, np.int32)
+    # NOTE: OpenCV 4 gives N x 1 x 2 (x, y), OpenCV 5 N x 2.
+    xy = np.asarray(found, np.int32).reshape(-1, 2)
+    return xy[:, 1], xy[:, 0]
+
+
 STACK_NET = Path(__file__).with_name("stacknet.npz")
 """The stack net's weights: the dice net's architecture with two classes (``STACK_CLASSES``),
 taught on rendered tuning boards to tell a die resting on the other from a lone die
@@ -708,7 +719,7 @@ class Recognizer:
         # NOTE: areas and centres from the few marked pixels (connectedComponentsWithStats
         # costs several milliseconds on a picture this size).
         n, labels = cv2.connectedComponents(pips)
-        ys, xs = np.nonzero(pips)
+        ys, xs = _marked(pips)
         lab = labels[ys, xs]
         area = np.bincount(lab, minlength=n).astype(np.float64)
         surface = _Surface(np.asarray(grey, np.uint8), origin, s, white)
@@ -727,7 +738,7 @@ class Recognizer:
         d = max(3, round(11.0 * c) | 1)
         blobs = cv2.dilate(spots, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
         n, labels = cv2.connectedComponents(blobs)
-        ys, xs = np.nonzero(blobs)
+        ys, xs = _marked(np.asarray(blobs, np.uint8))
         lab = labels[ys, xs]
         area = np.bincount(lab, minlength=n).astype(np.float64)
         cx = np.bincount(lab, xs, n) / np.maximum(area, 1.0)

@@ -456,3 +456,15 @@ def test_two_unread_sightings_nearer_than_a_die_s_side_are_one_die(
         assert obs.dice[0].confidence == pytest.approx(0.8)
     if first:
         assert sorted(str(d.value) for d in obs.dice) == ["4", "None"]
+
+
+def test_marked_pixels_come_in_numpy_s_order() -> None:
+    from tablier.vision.recognizer import _marked
+
+    rng = np.random.default_rng(1036)
+    mask = (rng.random((37, 53)) < 0.1).astype(np.uint8)
+    ys, xs = _marked(mask)
+    want_y, want_x = np.nonzero(mask)
+    assert np.array_equal(ys, want_y) and np.array_equal(xs, want_x)
+    empty_y, empty_x = _marked(np.zeros((4, 6), np.uint8))
+    assert len(empty_y) == 0 and len(empty_x) == 0
