@@ -18,10 +18,9 @@ Run as a module to write a few frames::
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -998,39 +997,12 @@ def _draw_marks(p: _Painter, style: BoardStyle, marks: Marks) -> dict[str, Any]:
     } | {"pavillon": marks.pavillon.value, "jetons_at_rest": max(0, at_rest)}
 
 
-def _placeholder_die(canvas: Image, *, value: int, center: tuple[float, float], size: float,
-                     rotation: float = 0.0, **_: Any) -> dict[str, Any]:
-    """A flat white die with pips, used when the dice renderer is not installed."""
-    a = math.radians(rotation)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    sq = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * size / 2
-    pts = sq @ rot.T + np.array(center)
-    cv2.fillPoly(canvas, [np.round(pts * _ONE).astype(np.int32)], (236, 232, 218), cv2.LINE_AA,
-                 _SHIFT)
-    layout = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
-              4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-              5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-              6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}[value]
-    for u, v in layout:
-        q = np.array([u, v]) * size * 0.27 @ rot.T + np.array(center)
-        cv2.circle(canvas, (int(q[0] * _ONE), int(q[1] * _ONE)), int(size * 0.09 * _ONE),
-                   (24, 22, 20), -1, cv2.LINE_AA, _SHIFT)
-    return {"value": value, "center": list(center), "size": size, "reason": None}
-
-
-def _die_renderer() -> Callable[..., Any]:
-    try:
-        module = importlib.import_module("tablier.vision.render_dice")
-    except ImportError:
-        return _placeholder_die
-    fn: Callable[..., Any] = getattr(module, "render_die", _placeholder_die)
-    return fn
-
-
 def _draw_dice(p: _Painter, dice: Sequence[DieSpec],
                viewpoint: tuple[float, float, float] | None = None,
                stacks: Sequence[Stack] = (), hide_below: bool = False) -> list[dict[str, Any]]:
-    render = _die_renderer()
+    # NOTE: imported here, not at the top (see _reach)
+    from tablier.vision.render_dice import render_die as render
+
     out: list[dict[str, Any]] = []
     # NOTE: the dice lying on the board keep from each other's shadows (their tops are as
     # high); a die resting on the other is drawn after it, its shadow on the lower one.
@@ -1066,14 +1038,13 @@ def _draw_dice(p: _Painter, dice: Sequence[DieSpec],
                    lean=lean, stand=stand,
                    elevation=p.g.die_size * p.s if d.on_die else 0.0,
                    bodies=None if d.on_die else bodies)
-        info = t if isinstance(t, dict) else t.to_json()
-        c = info["center"]
-        out.append({"value": info["value"], "reason": info.get("reason"),
+        c = t.center
+        out.append({"value": t.value, "reason": t.reason,
                     "center_mm": [c[0] / p.s - p.origin, c[1] / p.s - p.origin]})
-        if info.get("outline"):
+        if t.outline:
             # the whole die as seen (its top face and any side face), on the same plane
             out[-1]["outline_mm"] = [[x / p.s - p.origin, y / p.s - p.origin]
-                                     for x, y in info["outline"]]
+                                     for x, y in t.outline]
         if d.cocked:
             out[-1]["tilt"] = round(d.cocked, 1)
         if stand:
