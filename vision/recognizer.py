@@ -483,7 +483,10 @@ not asked: 10 % of lone cocked dice would be called stacked at 0.5. Read by ``ta
 at 0.5, 370 and 379 at 0.4, 374 and 385 at 0.3, 380 and 389 at 0.2; 5088 74 of 80 from 0.5
 to 0.3, 78 at 0.2. The boards without stacks (5069, 5070, 5084, 5085, 5091, 5092 at
 1024x768; 5074, 5077, 5080, 5051, 5055, 5060 at 1640x1232) read alike from 0.5 to 0.3 but
-one die more on 5085 at 0.3; 0.2 lost a lone die on 5070."""
+one die more on 5085 at 0.3; 0.2 lost a lone die on 5070. Looked at again with the
+twenty-seventh round's net (twenty-eighth round, docs/vision.md): 0.2 read 8 more dice of
+800 on nearly centred stacks (5119) and 2 more on 5117, but lost a lone die on 5070 and would
+call 45 of 1,970 lone dice stacked against 30; kept."""
 
 STACK_PAIR = 15.0
 """Two dice read nearer than this (mm, centre to centre) cannot both lie flat: dice side by
