@@ -153,3 +153,21 @@ def test_a_profile_that_does_not_fit_the_layout_is_stale(tmp_path: Path,
     path.write_text(json.dumps(data))
     with pytest.raises(CalibrationError, match="stale"):
         Recognizer(Calibration.load(path))
+
+
+@pytest.mark.parametrize(("count", "tilted"),
+                         [(4, False), (5, False), (8, False), (12, False), (14, False), (14, True)])
+def test_points_are_distorted_as_opencv_projects_them(count: int, tilted: bool) -> None:
+    import cv2
+    from tablier.vision.board import distort_points
+    rng = np.random.default_rng(count)
+    k = np.array([[1500.0, 0, 810], [0, 1530.0, 605], [0, 0, 1]])
+    dist = rng.normal(0, 0.05, count)
+    if count == 14:
+        dist[12:] = (0.01, -0.02) if tilted else 0.0
+    pts = rng.uniform((-100, -100), (1740, 1330), (400, 2))
+    rays = np.hstack([(pts - k[:2, 2]) / (k[0, 0], k[1, 1]), np.ones((len(pts), 1))])
+    want, _ = cv2.projectPoints(rays.reshape(-1, 1, 3), np.zeros(3), np.zeros(3), k, dist)
+    got = distort_points(k, dist, pts)
+    assert got.shape == pts.shape
+    assert np.abs(got - want.reshape(-1, 2)).max() < 1e-6
