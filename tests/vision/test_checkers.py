@@ -142,3 +142,18 @@ def test_a_rail_with_no_blue_leaves_the_light_gain_of_blue_alone() -> None:
             wrong += ((r.color.value if r.color else None), r.visible) != (t["color"],
                                                                           t["visible"])
     assert wrong == 0, f"{wrong} of 96 fields read wrong"
+
+
+def test_masked_means_are_the_means_of_the_kept_pixels_of_each_disc() -> None:
+    from tablier.calibration.layout import Probes
+    rng = np.random.default_rng(1037)
+    probes = Probes.build([(4, 4), (12, 5), (20, 6)], 1.0, 3.0, (16, 28))
+    image = rng.integers(0, 256, (16 * 28, 3)).astype(np.uint8)
+    keep = rng.random(probes.index.shape) > 0.4
+    keep[2] = False  # nothing kept: the full mean
+    means, share = probes.masked_means(image, keep)
+    for i in range(3):
+        pixels = image[probes.index[i]].astype(np.float64)
+        want = pixels[keep[i]].mean(axis=0) if keep[i].any() else pixels.mean(axis=0)
+        assert np.allclose(means[i], want, atol=1e-3)
+        assert share[i] == pytest.approx(keep[i].mean())
