@@ -253,6 +253,26 @@ def test_two_pips_with_a_pip_midway_are_no_two() -> None:
     assert dice._fit_face(pips, ends, cfg) is None
 
 
+@pytest.mark.parametrize("value", [4, 5])
+def test_the_corner_pips_spread_gives_the_face_s_foreshortening(value: int) -> None:
+    # Pips drawn round on a face squashed to cos 35 degrees along y: the four corner pips'
+    # spread, not the pips' own shapes, gives a four's or a five's foreshortening. (Not a
+    # six's: its column ends need not make a square, ``six_aspect``.)
+    img = _body((200, 200))
+    s, c = 12.0, math.cos(math.radians(35.0))
+    spots = {4: [(-s, -s), (s, -s), (-s, s), (s, s)],
+             5: [(-s, -s), (s, -s), (0, 0), (-s, s), (s, s)]}[value]
+    _face(img, (100, 100), 30, [(x, y * c) for x, y in spots], 3.5)
+    cfg = DiceConfig()
+    pips = _find_pips(cfg, img)
+    assert len(pips) == value
+    face = dice._fit_face(pips, list(range(value)), cfg)
+    assert face is not None and face.value == value
+    vals, vecs = np.linalg.eigh(face.cov)
+    assert math.sqrt(vals[0] / vals[1]) == pytest.approx(c, abs=0.04)
+    assert abs(vecs[1, 0]) > 0.99  # the short axis runs along y
+
+
 def _six_by_pairs(q: NDArray[np.float64], cfg: DiceConfig) -> float:
     """The six's misfit worked out one column direction at a time, as the reader did before
     it tried the 15 at once (a tie across the direction now broken alike)."""
