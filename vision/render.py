@@ -3,7 +3,7 @@
 The board is drawn top-down on a texture in millimetres (see
 :class:`tablier.calibration.geometry.BoardGeometry`): rails with their holes, two halves of twelve
 flèches, the dames in rows and piles, jetons, fichets, pavillon, two dice (drawn by
-:mod:`tablier.vision.render_dice` when present), an optional hand, arm or dice cup, and four
+:mod:`tablier.vision.render_dice`), an optional hand, arm or dice cup, and four
 ArUco markers on the corner blocks. The texture is then seen by a camera: a homography (height,
 tilt, turn), radial lens distortion, uneven light of some colour, blur, noise and JPEG.
 
