@@ -468,3 +468,33 @@ def test_marked_pixels_come_in_numpy_s_order() -> None:
     assert np.array_equal(ys, want_y) and np.array_equal(xs, want_x)
     empty_y, empty_x = _marked(np.zeros((4, 6), np.uint8))
     assert len(empty_y) == 0 and len(empty_x) == 0
+
+
+@pytest.mark.parametrize("level", [-3.0, -1.0, -0.5, 0.0, 0.4, 41.0, 127.5, 254.9, 255.0, 300.0])
+def test_a_mask_of_greys_above_a_level_is_numpy_s_comparison(level: float) -> None:
+    from tablier.vision.recognizer import _above
+
+    grey = np.arange(256, dtype=np.uint8).reshape(16, 16)
+    got = _above(grey, level)
+    assert got.dtype == np.uint8
+    np.testing.assert_array_equal(got, (grey > level).astype(np.uint8))
+
+
+@pytest.mark.parametrize("size", [240, 97])
+def test_a_view_is_brightened_exactly_when_its_99th_percentile_is_dim(size: int) -> None:
+    # NOTE: the views hold n - k dark pixels and k light ones, for k on both sides of where
+    # the 99th percentile steps from dark to light; and at several levels of light.
+    from tablier.vision.recognizer import _dim_lift
+
+    n = size * size
+    edge = n - math.floor(0.99 * (n - 1))
+    rng = np.random.default_rng(1038)
+    for dark, light, dim in [(40, 255, 160.0), (90, 160, 160.0), (60, 159, 160.0),
+                             (100, 150, 149.5), (0, 10, 5.0)]:
+        for k in range(max(0, edge - 3), edge + 4):
+            grey = np.full(n, dark, np.uint8)
+            grey[rng.choice(n, k, replace=False)] = light
+            grey = grey.reshape(size, size)
+            bright = float(np.percentile(grey, 99))
+            want = None if bright >= dim else min(3.0, 200.0 / max(bright, 1.0))
+            assert _dim_lift(grey, dim) == want, (dark, light, dim, k)
