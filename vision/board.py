@@ -433,18 +433,18 @@ def _rectify(cfg: VisionConfig, image: Image, homography: Matrix,
                                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                               borderMode=cv2.BORDER_REPLICATE), np.uint8)
     step = 8
-    gx = np.arange(0, ww + step, step, dtype=np.float64)
-    gy = np.arange(0, hh + step, step, dtype=np.float64)
+    # NOTE: frame positions are found on a coarse grid and spread to every pixel by a plain
+    # resize, which puts grid point i at pixel (i + 0.5) * step - 0.5.
+    gx = (np.arange(ww // step + 2, dtype=np.float64) + 0.5) * step - 0.5
+    gy = (np.arange(hh // step + 2, dtype=np.float64) + 0.5) * step - 0.5
     xx, yy = np.meshgrid(gx, gy)
     grid = np.stack([xx, yy], axis=-1).reshape(-1, 1, 2)
     und = cv2.perspectiveTransform(grid, m).reshape(-1, 2)
     src = _distort(cfg, np.asarray(und, np.float64)).reshape(len(gy), len(gx), 2).astype(np.float32)
     big = (len(gx) * step, len(gy) * step)
-    off = (step - 1) / 2
-    shift = np.array([[1.0, 0.0, off], [0.0, 1.0, off]])
-    maps = [cv2.warpAffine(cv2.resize(src[..., c], big, interpolation=cv2.INTER_LINEAR), shift,
-                           (ww, hh), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                           borderMode=cv2.BORDER_REPLICATE) for c in (0, 1)]
+    maps = [np.ascontiguousarray(cv2.resize(src[..., c], big,
+                                            interpolation=cv2.INTER_LINEAR)[:hh, :ww])
+            for c in (0, 1)]
     fixed, frac = cv2.convertMaps(maps[0], maps[1], cv2.CV_16SC2)
     return np.asarray(cv2.remap(image, fixed, frac, cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE), np.uint8)
