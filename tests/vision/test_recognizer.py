@@ -278,7 +278,7 @@ def test_a_sighting_far_from_a_die_s_size_is_no_die(small_session: Path,
 
 def test_with_both_dice_read_an_unread_sighting_is_dropped(small_session: Path,
                                                            small_recognizer: Recognizer) -> None:
-    # the first place looked at shows a "cocked die" (a pile's rims), the next two read dice
+    # the first place looked at shows a "cocked die" (a pile's rims), the next both dice
     img, _ = _dice_truth(small_session)
     calls: list[int] = []
 
@@ -287,7 +287,7 @@ def test_with_both_dice_read_an_unread_sighting_is_dropped(small_session: Path,
         h, w = view.shape[:2]
         if len(calls) == 1:
             return [Die(None, (w / 2, h / 2), w / 3, 0.6, "cocked")]
-        return [Die(4, (w / 2, h / 2), w / 3, 1.0, None)]
+        return [Die(4, (w / 2 + dx, h / 2), w / 4, 1.0, None) for dx in (-w / 6, w / 6)]
 
     obs = Recognizer(small_recognizer.calibration, dice_reader=reader).recognize(
         read_image(img))
@@ -498,3 +498,50 @@ def test_a_view_is_brightened_exactly_when_its_99th_percentile_is_dim(size: int)
             bright = float(np.percentile(grey, 99))
             want = None if bright >= dim else min(3.0, 200.0 / max(bright, 1.0))
             assert _dim_lift(grey, dim) == want, (dark, light, dim, k)
+
+
+@pytest.mark.parametrize("more", [0.0, math.inf])
+def test_the_search_ends_once_one_die_is_read_and_the_other_judged_cocked(
+        small_session: Path, small_recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch,
+        more: float) -> None:
+    from tablier.vision import recognizer
+
+    img, _ = _dice_truth(small_session)
+    calls: list[int] = []
+
+    def reader(view: Image) -> list[Die]:
+        calls.append(1)
+        h, w = view.shape[:2]
+        if len(calls) == 1:
+            return [Die(4, (w / 2, h / 2), w / 3, 1.0, None)]
+        return [Die(None, (w / 2, h / 2), w / 3, 0.9, "cocked")]  # every view after
+
+    monkeypatch.setattr(recognizer, "FOUND_MORE_VIEWS", more)
+    obs = Recognizer(small_recognizer.calibration, dice_reader=reader).recognize(
+        read_image(img))
+    assert [d.value for d in obs.dice if d.value is not None] == [4]
+    assert any(d.reason == "cocked" for d in obs.dice)
+    # the second view's place lies at least 13 mm from the first die, maybe not 16
+    if more == 0:
+        assert len(calls) <= 3
+    else:
+        assert len(calls) > 6
+
+
+def test_two_cocked_sightings_and_nothing_read_keep_the_search_going(
+        small_session: Path, small_recognizer: Recognizer) -> None:
+    # a leaning die may show two faces that each look like a cocked die, 13-14 mm apart
+    img, _ = _dice_truth(small_session)
+    calls: list[int] = []
+
+    def reader(view: Image) -> list[Die]:
+        calls.append(1)
+        h, w = view.shape[:2]
+        if len(calls) <= 2:
+            return [Die(None, (w / 2, h / 2), w / 3, 0.6, "cocked")]
+        return [Die(2, (w / 2, h / 2), w / 3, 1.0, None)] if len(calls) == 3 else []
+
+    obs = Recognizer(small_recognizer.calibration, dice_reader=reader).recognize(
+        read_image(img))
+    assert len(calls) >= 3
+    assert 2 in [d.value for d in obs.dice]
