@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -276,19 +277,27 @@ def test_a_sighting_far_from_a_die_s_size_is_no_die(small_session: Path,
     assert bool(obs.dice) is kept
 
 
-def test_with_both_dice_read_an_unread_sighting_is_dropped(small_session: Path,
-                                                           small_recognizer: Recognizer) -> None:
-    # the first place looked at shows a "cocked die" (a pile's rims), the next both dice
-    img, _ = _dice_truth(small_session)
+def _scripted_reader(answer: Callable[[int, int, int], list[Die]]
+                     ) -> tuple[Callable[[Image], list[Die]], list[int]]:
+    """A dice reader giving ``answer(n, width, height)`` for its n-th view (from 1), and the
+    list its calls are counted in."""
     calls: list[int] = []
 
     def reader(view: Image) -> list[Die]:
         calls.append(1)
         h, w = view.shape[:2]
-        if len(calls) == 1:
-            return [Die(None, (w / 2, h / 2), w / 3, 0.6, "cocked")]
-        return [Die(4, (w / 2 + dx, h / 2), w / 4, 1.0, None) for dx in (-w / 6, w / 6)]
+        return answer(len(calls), w, h)
 
+    return reader, calls
+
+
+def test_with_both_dice_read_an_unread_sighting_is_dropped(small_session: Path,
+                                                           small_recognizer: Recognizer) -> None:
+    # the first place looked at shows a "cocked die" (a pile's rims), the next both dice
+    img, _ = _dice_truth(small_session)
+    reader, calls = _scripted_reader(
+        lambda n, w, h: [Die(None, (w / 2, h / 2), w / 3, 0.6, "cocked")] if n == 1 else
+        [Die(4, (w / 2 + dx, h / 2), w / 4, 1.0, None) for dx in (-w / 6, w / 6)])
     obs = Recognizer(small_recognizer.calibration, dice_reader=reader).recognize(
         read_image(img))
     assert [d.value for d in obs.dice] == [4, 4] and obs.throw is not None
@@ -507,15 +516,9 @@ def test_the_search_ends_once_one_die_is_read_and_the_other_judged_cocked(
     from tablier.vision import recognizer
 
     img, _ = _dice_truth(small_session)
-    calls: list[int] = []
-
-    def reader(view: Image) -> list[Die]:
-        calls.append(1)
-        h, w = view.shape[:2]
-        if len(calls) == 1:
-            return [Die(4, (w / 2, h / 2), w / 3, 1.0, None)]
-        return [Die(None, (w / 2, h / 2), w / 3, 0.9, "cocked")]  # every view after
-
+    reader, calls = _scripted_reader(  # a die read, then a cocked one in every view after
+        lambda n, w, h: [Die(4, (w / 2, h / 2), w / 3, 1.0, None) if n == 1 else
+                         Die(None, (w / 2, h / 2), w / 3, 0.9, "cocked")])
     monkeypatch.setattr(recognizer, "FOUND_MORE_VIEWS", more)
     obs = Recognizer(small_recognizer.calibration, dice_reader=reader).recognize(
         read_image(img))
@@ -532,15 +535,9 @@ def test_two_cocked_sightings_and_nothing_read_keep_the_search_going(
         small_session: Path, small_recognizer: Recognizer) -> None:
     # a leaning die may show two faces that each look like a cocked die, 13-14 mm apart
     img, _ = _dice_truth(small_session)
-    calls: list[int] = []
-
-    def reader(view: Image) -> list[Die]:
-        calls.append(1)
-        h, w = view.shape[:2]
-        if len(calls) <= 2:
-            return [Die(None, (w / 2, h / 2), w / 3, 0.6, "cocked")]
-        return [Die(2, (w / 2, h / 2), w / 3, 1.0, None)] if len(calls) == 3 else []
-
+    reader, calls = _scripted_reader(
+        lambda n, w, h: [Die(None, (w / 2, h / 2), w / 3, 0.6, "cocked")] if n <= 2 else
+        [Die(2, (w / 2, h / 2), w / 3, 1.0, None)] if n == 3 else [])
     obs = Recognizer(small_recognizer.calibration, dice_reader=reader).recognize(
         read_image(img))
     assert len(calls) >= 3
