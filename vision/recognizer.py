@@ -423,6 +423,7 @@ alone on the board, those 200 frames gave no stray at 0.97. Asked of the fine re
 (eighteenth round), at 0.97 and at 0.9 alike: on the 1640x1232 tuning boards (5074, 5077,
 5080, 5051, 5055, 5060) 4,363 dice right of 4,380 against 4,359 (4 of the 5 cocked dice
 unseen found, no flat die lost, no stray), the stacks of 5089 as before (364 of 400)."""
+
 FOUND_MORE_VIEWS = 0.0
 """Views looked at once all the game's dice but one are read and the last is found, judged bad
 (cocked, or off the board), at least ``BAD_APART`` from the others; ``math.inf``: every place
@@ -607,7 +608,7 @@ def _dim_lift(grey: Image, dim: float) -> float | None:
     """
     # NOTE: the percentile lies between two order statistics; when more than 1 % of the
     # pixels (and one more) reach ``dim``, both do and the view is not dim. The percentile
-    # itself, a partial sort costing 0.4 ms a view, is then not worked out.
+    # itself, a partial sort costing about half a millisecond a view, is then not worked out.
     if np.count_nonzero(grey >= dim) > grey.size - int(0.99 * (grey.size - 1)):
         return None
     bright = float(np.percentile(grey, 99))
