@@ -281,6 +281,11 @@ class DiceConfig:
     """Least probability of the net's cocked class for it to call a die cocked even where
     another class is likelier; None: only where cocked is the net's best class and at least
     ``net_threshold`` sure."""
+    net_cocked_tilt: float | None = None
+    """A number: ``net_cocked_threshold`` calls a die cocked only where the net's best class
+    is a value or cocked (not "no die", nor "out of view") and the rules judge the die
+    leaning at least this many degrees (``Die.tilt``; a die without a judged tilt counts as
+    0). None: wherever the net is that sure of cocked."""
     net_cocked_uncalibrated: bool = False
     """Without a board normal, may the net call a die cocked (its crop cannot show the
     board's tilt)?"""
@@ -1754,7 +1759,10 @@ def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -
         if beside and best == dicenet.COCKED:
             continue
         if (may_cock and not beside and cfg.net_cocked_threshold is not None
-                and float(p[dicenet.COCKED]) >= cfg.net_cocked_threshold):
+                and float(p[dicenet.COCKED]) >= cfg.net_cocked_threshold
+                and (cfg.net_cocked_tilt is None
+                     or (best <= dicenet.COCKED
+                         and (die.tilt or 0.0) >= cfg.net_cocked_tilt))):
             best, sure = dicenet.COCKED, float(p[dicenet.COCKED])
         elif sure < cfg.net_threshold:
             continue

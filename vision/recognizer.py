@@ -553,11 +553,35 @@ flat four cocked; 0.2 caught 3 more and lost 3 flat dice. (Chosen with the twelf
 with the fourteenth round's, taught on more cocked dice, 4,359 at 0.3 and 4,355 without.)"""
 
 
+BOARD_NET_COCKED_COARSE: float | None = 0.15
+"""As ``BOARD_NET_COCKED_FINE``, for dice under ``FINE_DIE_PX`` camera pixels: least
+probability of the board net's cocked class for it to call such a die cocked where a value is
+likelier, but only where the rules judge the die leaning ``BOARD_NET_COCKED_TILT`` degrees or
+more and the net takes it for a die (its best class a value or cocked); None: only where
+cocked is the net's best class, at ``BOARD_NET_THRESHOLD``. Most dice lost at 1024x768 are
+cocked dice read as a value; the net often gave those 0.2-0.5 cocked (thirty-second round,
+docs/vision.md). Chosen on ten 1024x768 tuning boards (5069, 5084, 5115, 5116, 5124, 5085
+with cocked dice; 5070, 5108, 5112, 5104 without; throwaway ``out/sweepf.py``): 7,117 dice
+right of 7,245 without; 7,143 at 0.1, 7,144 at 0.15 (30 cocked dice more judged bad, three
+flat dice called cocked: two on 5108, one on 5085), 7,140 at 0.2 (25 and two), 7,136 at
+0.25; 7,135 at 0.2 from 21 degrees. At 0.1, 34 cocked dice gained and 8 flat dice lost. Also over the net's "no die"
+(a first try, 0.2): 7,140, but a false sighting on 5070 called cocked ended the search before
+the die (``FOUND_MORE_VIEWS``), and a stray cocked die more on 5116. The stacks of 5120 read
+alike at 0.2."""
+
+BOARD_NET_COCKED_TILT = 18.0
+"""Least lean judged by the rules (degrees) for ``BOARD_NET_COCKED_COARSE``. On four of its
+tuning boards (5069, 5084, 5115, 5116) the rules judged about 2,300 flat dice 0-45 degrees,
+92 % of them 24 or less, and the 52 cocked dice read as a value 12-39. There, of the flat dice
+read right, 5 had the net 0.2 sure of cocked or surer: judged 9-15 degrees or not at all."""
+
+
 def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
                          cocked_ray: float = math.inf, net: bool = False,
                          uncock: float = BOARD_NET_THRESHOLD,
                          net_cocked: float | None = None,
-                         keeps_beside: bool = False) -> DiceFn | None:
+                         keeps_beside: bool = False,
+                         net_cocked_tilt: float | None = None) -> DiceFn | None:
     try:
         module = importlib.import_module("tablier.vision.dice")
     except ImportError:
@@ -577,7 +601,8 @@ def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
                             cocked_angle_small=cocked, cocked_angle_ray=cocked_ray, net=net,
                             net_weights=str(BOARD_NET) if net else None,
                             net_threshold=BOARD_NET_THRESHOLD, net_uncock_threshold=uncock,
-                            net_cocked_threshold=net_cocked, net_keeps_beside=keeps_beside,
+                            net_cocked_threshold=net_cocked, net_cocked_tilt=net_cocked_tilt,
+                            net_keeps_beside=keeps_beside,
                             large_pip=math.inf)
     return _StraightViewReader(module, cfg)
 
@@ -691,7 +716,9 @@ class Recognizer:
         self.calibration = calibration
         self.config = VisionConfig.from_calibration(calibration)
         self._dice = (dice_reader if dice_reader is not None
-                      else _default_dice_reader(net=dice_net))
+                      else _default_dice_reader(net=dice_net,
+                                                net_cocked=BOARD_NET_COCKED_COARSE,
+                                                net_cocked_tilt=BOARD_NET_COCKED_TILT))
         self._dice_fine = (dice_reader if dice_reader is not None
                            else _default_dice_reader(STRAIGHT_VIEW_COCKED_FINE,
                                                      STRAIGHT_VIEW_COCKED_RAY, dice_net,

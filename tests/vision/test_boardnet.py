@@ -113,11 +113,29 @@ def test_the_net_calls_a_die_cocked_from_its_cocked_threshold(
         told = dataclasses.replace(cfg, net_cocked_threshold=threshold)
         [die] = dice_mod._second_opinion(told, grey, [flat])
         assert (die.value, die.reason) == seen, threshold
+    # Told a least lean, the call is made only of a die the rules judge leaning that much.
+    gated = dataclasses.replace(cfg, net_cocked_threshold=0.3, net_cocked_tilt=18.0)
+    for tilt, seen in ((18.0, (None, "cocked")), (17.9, (5, None)), (None, (5, None))):
+        [die] = dice_mod._second_opinion(gated, grey, [dataclasses.replace(flat, tilt=tilt)])
+        assert (die.value, die.reason) == seen, tilt
     # Without the board's normal the net's crop cannot show a lean: no cocked call, and its
     # value is taken as before.
     blind = dataclasses.replace(cfg, board_normal=None, net_cocked_threshold=0.1)
     [die] = dice_mod._second_opinion(blind, grey, [flat])
     assert (die.value, die.reason) == (5, None)
+    # Told a least lean, the call is also made only where the net's best class is a value or
+    # cocked: a die it takes for no die is left to it.
+    monkeypatch.setattr(dicenet, "classify", lambda grey, dice, **kw: np.tile(
+        np.array([0.0, 0.0, 0.0, 0.0, 0.15, 0.0, 0.3, 0.55, 0.0], np.float32), (len(dice), 1)))
+    tilted = dataclasses.replace(flat, tilt=30.0)
+    assert dice_mod._second_opinion(gated, grey, [tilted]) == []
+    [die] = dice_mod._second_opinion(dataclasses.replace(gated, net_cocked_tilt=None), grey,
+                                     [tilted])
+    assert (die.value, die.reason) == (None, "cocked")
+    monkeypatch.setattr(dicenet, "classify", lambda grey, dice, **kw: np.tile(
+        np.array([0.0, 0.0, 0.0, 0.0, 0.35, 0.0, 0.45, 0.2, 0.0], np.float32), (len(dice), 1)))
+    [die] = dice_mod._second_opinion(gated, grey, [tilted])
+    assert (die.value, die.reason) == (None, "cocked")
 
 
 _GREY = np.full((200, 200), 60, np.uint8)
@@ -190,7 +208,11 @@ def test_the_readers_take_the_nets_thresholds_for_cocked_dice() -> None:
     assert fine.net_uncock_threshold == rec_mod.BOARD_NET_UNCOCK_FINE > fine.net_threshold
     assert coarse.net_uncock_threshold == coarse.net_threshold == rec_mod.BOARD_NET_THRESHOLD
     assert fine.net_cocked_threshold == rec_mod.BOARD_NET_COCKED_FINE < fine.net_threshold
-    assert coarse.net_cocked_threshold is None
+    assert fine.net_cocked_tilt is None
+    assert coarse.net_cocked_threshold == rec_mod.BOARD_NET_COCKED_COARSE
+    assert coarse.net_cocked_threshold is not None
+    assert coarse.net_cocked_threshold < coarse.net_threshold
+    assert coarse.net_cocked_tilt == rec_mod.BOARD_NET_COCKED_TILT
     assert fine.net_keeps_beside and not coarse.net_keeps_beside
 
 
