@@ -550,7 +550,8 @@ and 5060 without) 4,351 dice right of 4,379 when only the best class counts, 4,3
 4,352 at 0.2 (3 more flat dice called cocked). Not for smaller dice: at 1024x768 (seeds 5069
 and 5070, and ``fixtures/vision/tune``) 0.3 caught one more cocked die of 113 and called a
 flat four cocked; 0.2 caught 3 more and lost 3 flat dice. (Chosen with the twelfth round's net;
-with the fourteenth round's, taught on more cocked dice, 4,359 at 0.3 and 4,355 without.)"""
+with the fourteenth round's, taught on more cocked dice, 4,359 at 0.3 and 4,355 without.)
+Smaller dice since the thirty-second round: ``BOARD_NET_COCKED_COARSE``."""
 
 
 BOARD_NET_COCKED_COARSE: float | None = 0.15
@@ -564,10 +565,10 @@ docs/vision.md). Chosen on ten 1024x768 tuning boards (5069, 5084, 5115, 5116, 5
 with cocked dice; 5070, 5108, 5112, 5104 without; throwaway ``out/sweepf.py``): 7,117 dice
 right of 7,245 without; 7,143 at 0.1, 7,144 at 0.15 (30 cocked dice more judged bad, three
 flat dice called cocked: two on 5108, one on 5085), 7,140 at 0.2 (25 and two), 7,136 at
-0.25; 7,135 at 0.2 from 21 degrees. At 0.1, 34 cocked dice gained and 8 flat dice lost. Also over the net's "no die"
-(a first try, 0.2): 7,140, but a false sighting on 5070 called cocked ended the search before
-the die (``FOUND_MORE_VIEWS``), and a stray cocked die more on 5116. The stacks of 5120 read
-alike at 0.2."""
+0.25; 7,135 at 0.2 from 21 degrees; at 0.1 34 cocked dice gained and 8 flat dice lost. Also
+over the net's "no die" (a first try, 0.2): 7,140, but a false sighting on 5070 called cocked
+ended the search before the die (``FOUND_MORE_VIEWS``), and a stray cocked die more on 5116.
+The stacks of 5120 read alike at 0.2."""
 
 BOARD_NET_COCKED_TILT = 18.0
 """Least lean judged by the rules (degrees) for ``BOARD_NET_COCKED_COARSE``. On four of its
@@ -699,8 +700,11 @@ class Recognizer:
                 about each die the rules find in a view, and let it decide where it is at
                 least ``BOARD_NET_THRESHOLD`` sure (another value, cocked, or no die; a value
                 where the rules see a cocked die of at least ``FINE_DIE_PX`` pixels only at
-                ``BOARD_NET_UNCOCK_FINE``); False
-                reads with the rules alone. Not used with ``dice_reader``.
+                ``BOARD_NET_UNCOCK_FINE``; cocked also where a value is likelier, from
+                ``BOARD_NET_COCKED_FINE``, and for smaller dice from
+                ``BOARD_NET_COCKED_COARSE`` where the rules judge them leaning
+                ``BOARD_NET_COCKED_TILT`` degrees or more); False reads with the rules alone.
+                Not used with ``dice_reader``.
             dice_bodies: once every place where pips gather is looked at and fewer than
                 ``dice_count`` dice are read, look at the light patches of a die's size too
                 (a blurred die whose pips are too faint for the pip search).
