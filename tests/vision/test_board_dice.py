@@ -537,4 +537,8 @@ def test_a_die_read_near_its_views_border_is_read_again_centred(
     right, centred = read()
     assert right == 6 and centred == 6, (right, centred)
     monkeypatch.setattr(rec_mod, "REREAD_EDGE", 0.0)
+    # NOTE: the board net's doubt (``BOARD_NET_COCKED_COARSE``) may call a die cut by the
+    # view's border cocked, and a die judged cocked near the border is read again centred
+    # too: with OpenCV 4 the three of seed 1017 at 1024x768 was (and was read right there).
+    monkeypatch.setattr(rec_mod, "BOARD_NET_COCKED_COARSE", None)
     assert read()[1] == 0
