@@ -79,14 +79,22 @@ class Report:
         order = ["locate", "rectify", "occlusion", "dice", "dames", "marks", "total"]
         stages = sorted(self.timings, key=lambda k: order.index(k) if k in order else 99)
         for stage in stages:
-            values = self.timings[stage]
-            v = sorted(values)
-            p90 = v[min(len(v) - 1, int(0.9 * len(v)))]
-            lines.append(f"{stage:<26}{statistics.median(v):>10.2f}{p90:>9.2f}{len(v):>8}")
+            v = self.timings[stage]
+            lines.append(f"{stage:<26}{statistics.median(v):>10.2f}{p90(v):>9.2f}{len(v):>8}")
         if self.failures:
             lines.append("")
             lines.append(f"{len(self.failures)} frame(s) not read: " + "; ".join(self.failures[:5]))
         return "\n".join(lines)
+
+
+def p90(values: Sequence[float]) -> float:
+    """The 90th percentile as the reports print it: the value at 0.9 n of the n values sorted.
+
+    Raises:
+        IndexError: if ``values`` is empty.
+    """
+    v = sorted(values)
+    return v[min(len(v) - 1, int(0.9 * len(v)))]
 
 
 def sessions(root: Path) -> Iterator[Path]:

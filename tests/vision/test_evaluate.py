@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from tablier.vision.evaluate import Report, score
+from tablier.vision.evaluate import Report, p90, score
 
 
 def _obs(*dice: tuple[int | None, tuple[float, float]]) -> Any:
@@ -85,3 +85,9 @@ def test_two_sightings_on_one_die_are_one_die_read_wrong() -> None:
     row = score(_obs((3, (100.0, 100.0)), (None, (300.0, 200.0)), (None, (314.0, 195.0))),
                 OUTLINED, report)
     assert (row["dice_errors"], row["stray_dice"]) == (1, 0)
+
+
+def test_p90_is_the_value_at_nine_tenths_of_the_sorted_values() -> None:
+    assert p90([5.0, 1.0, 3.0, 2.0, 4.0, 10.0, 9.0, 8.0, 7.0, 6.0]) == 10.0
+    assert p90([float(v) for v in range(20, 0, -1)]) == 19.0
+    assert p90([7.5]) == 7.5
