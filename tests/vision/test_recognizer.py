@@ -420,6 +420,30 @@ def test_odd_surface_probes_meeting_corner_to_corner_are_no_hand(
     assert reading.occluded
 
 
+def test_six_odd_surface_probes_side_by_side_are_no_hand_but_seven_are(
+        small_session: Path, small_recognizer: Recognizer) -> None:
+    # the most odd probes side by side that dame rims and shadows made on the rendered tuning
+    # boards is six (thirty-third round); a hand over the surface that the rails missed made
+    # eight or more
+    from tablier.vision.occlusion import detect_occlusion
+    cfg = small_recognizer.config
+    rect, gain = _rectified_unoccluded(small_session, small_recognizer)
+    rows, cols = cfg.layout.surface_grid
+    centres = cfg.layout.to_pixels(cfg.layout.surface.mm).reshape(rows, cols, 2)
+    skin = np.clip(np.array((205, 150, 125)) / gain, 0, 255).astype(np.uint8)
+    half = round(4.0 * cfg.layout.scale)
+    r0, c0 = rows // 2 - 2, cols // 2 - 2
+    block = [(r0 + i, c0 + j) for i in range(2) for j in range(3)]
+    for cells, occluded in ((block, False), ([*block, (r0 + 2, c0)], True)):
+        out = rect.copy()
+        for r, c in cells:
+            x, y = np.round(centres[r, c]).astype(int)
+            out[y - half:y + half + 1, x - half:x + half + 1] = skin
+        reading = detect_occlusion(cfg, out, gain=gain)
+        assert reading.surface_anomalies == len(cells)
+        assert reading.occluded is occluded
+
+
 def test_a_flag_s_worth_of_odd_rail_probes_by_a_hole_is_no_arm() -> None:
     from tablier.vision.occlusion import MARK_REACH, _largest_cluster
     hole = np.array([[185.0, 537.5]])
