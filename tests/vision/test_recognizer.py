@@ -390,15 +390,17 @@ def test_white_lit_past_the_reference_is_no_hand_but_skin_is(
 
 
 
-def test_odd_surface_probes_meeting_corner_to_corner_are_no_hand(
-        small_session: Path, small_recognizer: Recognizer) -> None:
-    from tablier.vision.occlusion import detect_occlusion
-    cfg = small_recognizer.config
-    rect, gain = _rectified_unoccluded(small_session, small_recognizer)
+def _probe_painter(session: Path, recognizer: Recognizer
+                   ) -> tuple[Callable[[list[tuple[int, int]]], Image], Any, tuple[int, int]]:
+    """A painter of skin over chosen surface probes (grid row, column) of the small session's
+    rectified board with nothing over it, an 8 mm square over each (2.5 mm discs); the
+    frame's light gain; the probe grid's rows and columns."""
+    cfg = recognizer.config
+    rect, gain = _rectified_unoccluded(session, recognizer)
     rows, cols = cfg.layout.surface_grid
     centres = cfg.layout.to_pixels(cfg.layout.surface.mm).reshape(rows, cols, 2)
     skin = np.clip(np.array((205, 150, 125)) / gain, 0, 255).astype(np.uint8)
-    half = round(4.0 * cfg.layout.scale)  # a 8 mm square over each probe (2.5 mm discs)
+    half = round(4.0 * cfg.layout.scale)
 
     def painted(cells: list[tuple[int, int]]) -> Image:
         out = rect.copy()
@@ -406,7 +408,14 @@ def test_odd_surface_probes_meeting_corner_to_corner_are_no_hand(
             x, y = np.round(centres[r, c]).astype(int)
             out[y - half:y + half + 1, x - half:x + half + 1] = skin
         return out
+    return painted, gain, (rows, cols)
 
+
+def test_odd_surface_probes_meeting_corner_to_corner_are_no_hand(
+        small_session: Path, small_recognizer: Recognizer) -> None:
+    from tablier.vision.occlusion import detect_occlusion
+    cfg = small_recognizer.config
+    painted, gain, (rows, cols) = _probe_painter(small_session, small_recognizer)
     r0, c0 = rows // 2 - 4, cols // 2 - 4
     # the rims of white dames in rows and piles: odd probes that meet corner to corner
     chain = [(r0 + i, c0 + i) for i in range(8)]
@@ -426,20 +435,11 @@ def test_six_odd_surface_probes_side_by_side_are_no_hand_but_seven_are(
     # boards is six (thirty-third round); a hand over the surface that the rails missed made
     # eight or more
     from tablier.vision.occlusion import detect_occlusion
-    cfg = small_recognizer.config
-    rect, gain = _rectified_unoccluded(small_session, small_recognizer)
-    rows, cols = cfg.layout.surface_grid
-    centres = cfg.layout.to_pixels(cfg.layout.surface.mm).reshape(rows, cols, 2)
-    skin = np.clip(np.array((205, 150, 125)) / gain, 0, 255).astype(np.uint8)
-    half = round(4.0 * cfg.layout.scale)
+    painted, gain, (rows, cols) = _probe_painter(small_session, small_recognizer)
     r0, c0 = rows // 2 - 2, cols // 2 - 2
     block = [(r0 + i, c0 + j) for i in range(2) for j in range(3)]
     for cells, occluded in ((block, False), ([*block, (r0 + 2, c0)], True)):
-        out = rect.copy()
-        for r, c in cells:
-            x, y = np.round(centres[r, c]).astype(int)
-            out[y - half:y + half + 1, x - half:x + half + 1] = skin
-        reading = detect_occlusion(cfg, out, gain=gain)
+        reading = detect_occlusion(small_recognizer.config, painted(cells), gain=gain)
         assert reading.surface_anomalies == len(cells)
         assert reading.occluded is occluded
 
