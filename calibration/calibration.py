@@ -108,8 +108,8 @@ class Thresholds:
     """Size of a cluster of anomalous surface probes from which a frame is occluded. 7 since
     the thirty-third round (6 before; a calibration keeps the value it was written with): on
     17,400 frames of 44 rendered tuning sets, no frame with nothing over the board had a
-    group of 7-9 and six had one of 6 (dame rims and shadows); no occluded frame that the
-    rails missed had a group of 5-7 (docs/vision.md)."""
+    group of 7-9 and six had one of 6 (dame rims and shadows); of the occluded frames that
+    the rails missed, none had a group of 6 or 7 (1-5 or 8-41; docs/vision.md)."""
     motion: float = 6.0
     """Mean absolute grey difference to the previous frame above which the board moves."""
     peg_share: float = 0.3
