@@ -629,15 +629,74 @@ def test_without_calibration_side_faces_tell_a_leaning_die_s_normal_from_its_mir
         seed: int, cocked: tuple[int, int], misread: int, vote: bool) -> None:
     # Tuning frames of out/dtune40 drawn without the JPEG step, read with no board normal:
     # a leaning die beside flat ones. Of its top face's two mirror normals one agreed with the
-    # flat dice's, and it was read as a value.
+    # flat dice's, and it was read as a value. (Read without the dames' normal, which alone
+    # finds the die leaning in 40269.)
     img, truths, _ = _tuning_frame(seed)
-    found = read_dice(DiceConfig(odd_side_vote=vote), img).dice
+    found = read_dice(DiceConfig(odd_side_vote=vote, dame_normal=False), img).dice
     assert len(found) == len(truths)
     leaning = min(found, key=lambda d: math.dist(d.center, cocked))
     assert math.dist(leaning.center, cocked) < 20
     assert (leaning.value, leaning.reason) == ((None, "cocked") if vote else (misread, None))
     flat = [d for d in found if d is not leaning]
     assert all(d.reason is None for d in flat)
+
+
+@pytest.mark.parametrize("seed", [40219, 40554, 40643, 40966, 40716, 40924])
+def test_without_calibration_dames_in_view_show_a_leaning_die(seed: int) -> None:
+    # Tuning frames of out/dtune40 (no JPEG step) read with no board normal: a die leaning
+    # 24-38 degrees, alone (40219, 40554, 40643: red dames on green felt, grey alike; 40966)
+    # or beside a flat die that cannot tell it (40716, 40924; in 40716 the flat die was the
+    # one judged leaning). The dames' outlines give the board's normal; without them the
+    # leaning die is read as a value.
+    img, truths, _ = _tuning_frame(seed)
+    for dames in (True, False):
+        found = read_dice(DiceConfig(dame_normal=dames), img).dice
+        for t in truths:
+            [die] = [d for d in found if math.dist(d.center, t.center) < 0.5 * t.size]
+            if dames:
+                assert (die.value, die.reason) == (t.value, t.reason)
+            elif t.reason == "cocked":
+                assert die.value is not None
+
+
+def _disc_picture(tilt: float, *, die: tuple[float, float] | None = None
+                  ) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
+    """A red disc of radius 30 px on green, on a board tilted ``tilt`` degrees about the
+    picture's x axis (a pinhole of focal 0.85 x 480 looking at the disc's centre), and the
+    board's normal; ``die``: a white die-sized square drawn at that point too."""
+    img = np.zeros((360, 480, 3), np.uint8)
+    img[:] = (40, 110, 60)
+    t = math.radians(tilt)
+    # Seen along the optical axis at the picture's centre, a disc on a plane tilted t about
+    # x is an ellipse with axes r and r cos t (weak perspective at its centre).
+    cv2.ellipse(img, ((240.0, 180.0), (60.0, 60.0 * math.cos(t)), 0.0), (150, 30, 30), -1,
+                cv2.LINE_AA)
+    if die is not None:
+        cv2.rectangle(img, (round(die[0]) - 15, round(die[1]) - 15),
+                      (round(die[0]) + 15, round(die[1]) + 15), (240, 236, 225), -1)
+    return img, np.array([0.0, math.sin(t), math.cos(t)])
+
+
+@pytest.mark.parametrize("tilt", [0.0, 20.0, 35.0])
+def test_a_dame_s_outline_gives_the_board_s_normal(tilt: float) -> None:
+    img, normal = _disc_picture(tilt)
+    cfg = DiceConfig()
+    normals = dice._dame_normals(cfg, img, [(60.0, 60.0, 36.0)])
+    assert normals is not None
+    best = max(abs(float(n @ normal)) for n in normals)
+    assert math.degrees(math.acos(min(1.0, best))) < 4.0
+    # A disc no larger than a die, or round the die found (its own outline), is no dame.
+    assert dice._dame_normals(cfg, img, [(60.0, 60.0, 100.0)]) is None
+    assert dice._dame_normals(cfg, img, [(240.0, 180.0, 36.0)]) is None
+
+
+def test_an_outline_no_ellipse_fits_is_no_dame() -> None:
+    img, _ = _disc_picture(0.0)
+    cfg = DiceConfig()
+    assert dice._dame_normals(cfg, img, [(60.0, 60.0, 36.0)]) is not None
+    img[:] = (40, 110, 60)
+    cv2.rectangle(img, (212, 152), (268, 208), (150, 30, 30), -1)  # a square tile
+    assert dice._dame_normals(cfg, img, [(60.0, 60.0, 36.0)]) is None
 
 
 @pytest.mark.parametrize(("seed", "flat"), [(30320, (2, 422, 308)), (30183, (1, 447, 228))])
