@@ -481,8 +481,8 @@ def test_two_dice_lying_side_by_side_are_read(monkeypatch: pytest.MonkeyPatch,
     # docs/vision.md, Limits)
     assert right >= (4 if size[0] < 1500 else 5) and stacked <= 1, (right, stacked)
     second = dice_mod._second_opinion
-    monkeypatch.setattr(dice_mod, "_second_opinion", lambda cfg, grey, dice, dames=False: second(
-        dataclasses.replace(cfg, net_cocked_apart=0.0), grey, dice, dames))
+    monkeypatch.setattr(dice_mod, "_second_opinion", lambda cfg, grey, dice: second(
+        dataclasses.replace(cfg, net_cocked_apart=0.0), grey, dice))
     assert read()[0] <= 2
 
 
