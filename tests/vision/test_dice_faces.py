@@ -690,6 +690,33 @@ def test_a_dame_s_outline_gives_the_board_s_normal(tilt: float) -> None:
     assert dice._dame_normals(cfg, img, [(240.0, 180.0, 36.0)]) is None
 
 
+@pytest.mark.parametrize(("x", "found"), [(460.0, True), (495.0, False)])
+def test_a_dame_cut_by_the_border_counts_when_half_its_outline_is_in_view(
+        x: float, found: bool) -> None:
+    img = np.zeros((360, 480, 3), np.uint8)
+    img[:] = (40, 110, 60)
+    cv2.circle(img, (round(x), 180), 30, (150, 30, 30), -1, cv2.LINE_AA)
+    cfg = DiceConfig()
+    seen = dice._dame_normals(cfg, img, [(60.0, 60.0, 36.0)])
+    assert (seen is not None) == found
+    assert dice._dame_normals(dataclasses.replace(cfg, dame_in_view=1.0), img,
+                              [(60.0, 60.0, 36.0)]) is None
+
+
+def test_an_outline_seen_on_one_side_only_is_no_dame() -> None:
+    # A red disc on ground of its red up to its middle, fading to green beyond: only the
+    # right part of its outline shows, and an ellipse fits that as well as a whole one.
+    ramp = np.clip((np.arange(480.0) - 300.0) / 60.0, 0.0, 1.0)[None, :, None]
+    red, green = np.array([150, 30, 30.0]), np.array([40, 110, 60.0])
+    img = np.ascontiguousarray(np.broadcast_to(red + (green - red) * ramp, (360, 480, 3)),
+                               dtype=np.uint8)
+    cv2.circle(img, (300, 180), 30, (150, 30, 30), -1, cv2.LINE_AA)
+    assert dice._dame_normals(DiceConfig(), img, [(60.0, 60.0, 36.0)]) is None
+    img[:] = (40, 110, 60)
+    cv2.circle(img, (300, 180), 30, (150, 30, 30), -1, cv2.LINE_AA)
+    assert dice._dame_normals(DiceConfig(), img, [(60.0, 60.0, 36.0)]) is not None
+
+
 def test_an_outline_no_ellipse_fits_is_no_dame() -> None:
     img, _ = _disc_picture(0.0)
     cfg = DiceConfig()
