@@ -402,7 +402,8 @@ class DiceReading:
     dice: tuple[Die, ...]
     """Every die found, read or not, from left to right."""
     debug: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
-    """Intermediate results for ``--debug`` pictures (pips and faces at input scale)."""
+    """Intermediate results for ``--debug`` pictures (pips, faces and the dames' outlines taken,
+    at input scale)."""
 
     def to_json(self) -> dict[str, object]:
         """Return the reading as in the ``tablier dice --json`` contract.
@@ -1636,7 +1637,9 @@ _SECTOR_SIN = np.sin(np.radians(15.0 * _SECTOR_IDS + 7.5))
 
 
 def _dame_normals(cfg: DiceConfig, image: NDArray[np.uint8],
-                  dice: Sequence[tuple[float, float, float]]) -> NDArray[np.float64] | None:
+                  dice: Sequence[tuple[float, float, float]],
+                  outlines: list[tuple[float, float, float, float, float]] | None = None
+                  ) -> NDArray[np.float64] | None:
     """The board's normals (camera frame) that the round dames seen allow, or None.
 
     A dame is a disc lying on the board: its outline is an ellipse whose shape gives the
@@ -1653,6 +1656,8 @@ def _dame_normals(cfg: DiceConfig, image: NDArray[np.uint8],
         image: the whole picture, RGB (edges are looked for in each colour: a red dame on
             green felt is all but invisible in grey) or grey.
         dice: (x, y, edge) of each die found, in the picture's pixels.
+        outlines: if given, each dame's outline taken is added to it as (x, y, axis, axis,
+            degrees), an ellipse in the picture's pixels as ``cv2.ellipse`` draws it.
     """
     h, w = image.shape[:2]
     k = min(1.0, DAME_WORK_SIDE / max(w, h))
@@ -1698,6 +1703,8 @@ def _dame_normals(cfg: DiceConfig, image: NDArray[np.uint8],
         rot = np.array([[ct, -st], [st, ct]])
         cov = rot @ np.diag([(d1 / 2) ** 2, (d2 / 2) ** 2]) @ rot.T
         found.append((cx / k, cy / k, a / k, cov))
+        if outlines is not None:
+            outlines.append((cx / k, cy / k, d1 / k, d2 / k, angle))
     if not found:
         return None
     # One normal pair per dame: concentric outlines (edge, rim) are one dame.
@@ -1718,7 +1725,9 @@ def _dame_normals(cfg: DiceConfig, image: NDArray[np.uint8],
 
 def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
                      image_size: tuple[int, int],
-                     picture: NDArray[np.uint8] | None = None) -> list[Die]:
+                     picture: NDArray[np.uint8] | None = None,
+                     outlines: list[tuple[float, float, float, float, float]] | None = None
+                     ) -> list[Die]:
     groups = _group_faces(cfg, faces)
     aways = _away_directions(cfg, groups)
     # Top face of every die, how clearly it beats the next candidate, and (when the top was
@@ -1754,7 +1763,7 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
     if cfg.board_normal is None and cfg.dame_normal and picture is not None and tops:
         seen = [(t[0].center[0] / scale, t[0].center[1] / scale,
                  cfg.size_per_radius * t[0].radius / scale) for t in tops]
-        dames = _dame_normals(cfg, picture, seen)
+        dames = _dame_normals(cfg, picture, seen, outlines)
     odd, tilts = _odd_tops(cfg, [t[0] for t in tops], [t[2] for t in tops], image_size, scale,
                            [t[3] for t in tops], dames)
     dice: list[Die] = []
@@ -1864,7 +1873,8 @@ def read_dice(cfg: DiceConfig, image: NDArray[np.uint8]) -> DiceReading:
         pips = _find_pips(cfg, grey)
     faces = [dataclasses.replace(f, center=(f.center[0] + origin[0], f.center[1] + origin[1]))
              for f in _find_faces(cfg, grey, pips)]
-    dice = _dice_from_faces(cfg, faces, scale, (w, h), image)
+    outlines: list[tuple[float, float, float, float, float]] = []
+    dice = _dice_from_faces(cfg, faces, scale, (w, h), image, outlines)
     if cfg.net and dice:
         dice = _second_opinion(cfg, full, dice)
     ox, oy = origin
@@ -1874,6 +1884,7 @@ def read_dice(cfg: DiceConfig, image: NDArray[np.uint8]) -> DiceReading:
         "faces": [(f.value, f.center[0] / scale, f.center[1] / scale, f.ratio, f.misfit,
                    [((pips[i].x + ox) / scale, (pips[i].y + oy) / scale) for i in f.pips])
                   for f in faces],
+        "dames": outlines,
     }
     return DiceReading(image_size=(w, h), dice=tuple(dice), debug=debug)
 
@@ -2015,7 +2026,8 @@ def _check_complete(path: Path, data: NDArray[np.uint8]) -> None:
 
 
 def draw_reading(image: NDArray[np.uint8], reading: DiceReading) -> NDArray[np.uint8]:
-    """Draw the pips, faces and dice of a reading onto a copy of the image.
+    """Draw the pips, faces and dice of a reading, and the dames' outlines it judged the dice
+    against (magenta), onto a copy of the image.
 
     Args:
         image: HxWx3 uint8 RGB, the image that was read.
@@ -2030,7 +2042,10 @@ def draw_reading(image: NDArray[np.uint8], reading: DiceReading) -> NDArray[np.u
     out = image.copy() if image.ndim == 3 else np.dstack([image] * 3)
     pips = reading.debug.get("pips", [])
     faces = reading.debug.get("faces", [])
-    assert isinstance(pips, list) and isinstance(faces, list)
+    dames = reading.debug.get("dames", [])
+    assert isinstance(pips, list) and isinstance(faces, list) and isinstance(dames, list)
+    for x, y, d1, d2, angle in dames:
+        cv2.ellipse(out, ((x, y), (d1, d2), angle), (255, 0, 255), 1, cv2.LINE_8)
     for x, y, r, _ in pips:
         cv2.circle(out, (round(x), round(y)), max(2, round(r)), (0, 160, 255), 1, cv2.LINE_AA)
     for value, cx, cy, ratio, _, members in faces:

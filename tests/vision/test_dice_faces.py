@@ -659,6 +659,17 @@ def test_without_calibration_dames_in_view_show_a_leaning_die(seed: int) -> None
                 assert die.value is not None
 
 
+def test_the_debug_picture_draws_the_dames_outlines() -> None:
+    img, _, _ = _tuning_frame(40643)  # a lone leaning die, two red dames on green felt
+    reading = read_dice(DiceConfig(), img)
+    assert reading.debug["dames"]
+    magenta = np.all(dice.draw_reading(img, reading) == (255, 0, 255), axis=2)
+    assert magenta.sum() > 100
+    none = read_dice(DiceConfig(dame_normal=False), img)
+    assert none.debug["dames"] == []
+    assert not np.all(dice.draw_reading(img, none) == (255, 0, 255), axis=2).any()
+
+
 def _disc_picture(tilt: float, *, die: tuple[float, float] | None = None
                   ) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
     """A red disc of radius 30 px on green, on a board tilted ``tilt`` degrees about the
