@@ -176,8 +176,9 @@ class DiceConfig:
     a lone die too; the net does not undo such a call. See :func:`_dame_normals`. Since the
     thirty-fourth round: of the tuning sets' cocked dice read without the board's normal, 52
     of 82 were read as a value on ``out/dtune40`` (15 of 17 alone in the frame). With it,
-    ``out/dtune40``, ``out/dtune30``, ``out/tune_big`` 5,744 -> 5,818 of 5,932 dice; the
-    real photographs' tune split alike (578 of 587; no dame found in any of them)."""
+    ``out/dtune40``, ``out/dtune30``, ``out/tune_big`` 5,744 -> 5,818 of 5,932 dice with whole
+    dames (5,838 with ``dame_in_view``); the real photographs' tune split alike (578 of 587;
+    no dame found in any of them)."""
     cocked_angle_dame: float = 16.0
     """Without a board normal but with dames seen: a top face this many degrees off every
     normal the dames allow is cocked. A dame's normal is about as good as a calibration's
@@ -2026,8 +2027,8 @@ def _check_complete(path: Path, data: NDArray[np.uint8]) -> None:
 
 
 def draw_reading(image: NDArray[np.uint8], reading: DiceReading) -> NDArray[np.uint8]:
-    """Draw the pips, faces and dice of a reading, and the dames' outlines it judged the dice
-    against (magenta), onto a copy of the image.
+    """Draw the pips, faces and dice of a reading, and the dames' outlines found (magenta;
+    without calibration), onto a copy of the image.
 
     Args:
         image: HxWx3 uint8 RGB, the image that was read.

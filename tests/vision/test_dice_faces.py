@@ -670,11 +670,10 @@ def test_the_debug_picture_draws_the_dames_outlines() -> None:
     assert not np.all(dice.draw_reading(img, none) == (255, 0, 255), axis=2).any()
 
 
-def _disc_picture(tilt: float, *, die: tuple[float, float] | None = None
-                  ) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
+def _disc_picture(tilt: float) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
     """A red disc of radius 30 px on green, on a board tilted ``tilt`` degrees about the
     picture's x axis (a pinhole of focal 0.85 x 480 looking at the disc's centre), and the
-    board's normal; ``die``: a white die-sized square drawn at that point too."""
+    board's normal."""
     img = np.zeros((360, 480, 3), np.uint8)
     img[:] = (40, 110, 60)
     t = math.radians(tilt)
@@ -682,9 +681,6 @@ def _disc_picture(tilt: float, *, die: tuple[float, float] | None = None
     # x is an ellipse with axes r and r cos t (weak perspective at its centre).
     cv2.ellipse(img, ((240.0, 180.0), (60.0, 60.0 * math.cos(t)), 0.0), (150, 30, 30), -1,
                 cv2.LINE_AA)
-    if die is not None:
-        cv2.rectangle(img, (round(die[0]) - 15, round(die[1]) - 15),
-                      (round(die[0]) + 15, round(die[1]) + 15), (240, 236, 225), -1)
     return img, np.array([0.0, math.sin(t), math.cos(t)])
 
 
