@@ -177,7 +177,8 @@ class DiceConfig:
     thirty-fourth round: of the tuning sets' cocked dice read without the board's normal, 52
     of 82 were read as a value on ``out/dtune40`` (15 of 17 alone in the frame). With it,
     ``out/dtune40``, ``out/dtune30``, ``out/tune_big`` 5,744 -> 5,818 of 5,932 dice with whole
-    dames (5,838 with ``dame_in_view``); the real photographs' tune split alike (578 of 587;
+    dames (5,843 with ``dame_in_view`` and the dames not believed where they find every die
+    leaning); the real photographs' tune split alike (578 of 587;
     no dame found in any of them)."""
     cocked_angle_dame: float = 16.0
     """Without a board normal but with dames seen: a top face this many degrees off every
@@ -1458,7 +1459,8 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
     ``board_cos`` gives those :func:`_board_cos` already worked out (None: not yet). Without
     it, ``dames`` (the board normals the dames seen allow, :func:`_dame_normals`) stand for
     the board: a die is leaning when its top face is ``cocked_angle_dame`` off all of them,
-    and its tilt is how far off the nearest it is.
+    and its tilt is how far off the nearest it is; unless that finds every die of two or more
+    leaning.
     """
     if cfg.board_normal is not None:
         board = np.asarray(cfg.board_normal, dtype=np.float64)
@@ -1494,7 +1496,11 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
             off[i] = math.degrees(math.acos(min(1.0, best)))
             if best < dame_limit:
                 odd_dame.add(i)
-        return odd_dame, off
+        # NOTE: where the dames find every die of two or more leaning, they are not believed
+        # (a false outline: two dames overlapping, a ring in the wood's grain); the dice are
+        # compared with each other instead.
+        if len(off) < 2 or len(odd_dame) < len(off):
+            return odd_dame, off
     idx = [i for i, f in enumerate(tops) if f.radius >= cfg.cocked_min_radius]
     if len(idx) < 2:
         return set(), {}

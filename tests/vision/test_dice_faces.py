@@ -659,6 +659,20 @@ def test_without_calibration_dames_in_view_show_a_leaning_die(seed: int) -> None
                 assert die.value is not None
 
 
+@pytest.mark.parametrize("seed", [40009, 30805])
+def test_dames_that_find_every_die_leaning_are_not_believed(seed: int) -> None:
+    # Tuning frames of out/dtune40 and out/dtune30 (no JPEG step), every die flat: a dame cut
+    # by the picture's border (in 40009 two dark dames overlapping), its ellipse fitted to the
+    # part in view, gives normals 26-45 degrees off the board's, and against them each of the
+    # two or three dice was judged leaning.
+    img, truths, _ = _tuning_frame(seed)
+    reading = read_dice(DiceConfig(), img)
+    assert reading.debug["dames"]
+    assert sorted((d.value, d.reason) for d in reading.dice) == sorted(
+        (t.value, t.reason) for t in truths)
+    assert all(t.reason is None for t in truths)
+
+
 def test_the_debug_picture_draws_the_dames_outlines() -> None:
     img, _, _ = _tuning_frame(40643)  # a lone leaning die, two red dames on green felt
     reading = read_dice(DiceConfig(), img)
