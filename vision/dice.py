@@ -1497,8 +1497,8 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
             if best < dame_limit:
                 odd_dame.add(i)
         # NOTE: where the dames find every die of two or more leaning, they are not believed
-        # (a false outline: two dames overlapping, a ring in the wood's grain); the dice are
-        # compared with each other instead.
+        # (an outline fitted wrongly: a dame cut by the picture's border, two dames
+        # overlapping); the dice are compared with each other instead.
         if len(off) < 2 or len(odd_dame) < len(off):
             return odd_dame, off
     idx = [i for i, f in enumerate(tops) if f.radius >= cfg.cocked_min_radius]
