@@ -312,15 +312,22 @@ class DiceConfig:
     net_uncock_threshold: float | None = None
     """Least probability of the net's value for it to undo the rules' call of a cocked die;
     None: ``net_threshold``."""
-    net_cocked_threshold: float | None = None
+    net_cocked_threshold: float | None = 0.3
     """Least probability of the net's cocked class for it to call a die cocked even where
     another class is likelier; None: only where cocked is the net's best class and at least
-    ``net_threshold`` sure."""
-    net_cocked_tilt: float | None = None
+    ``net_threshold`` sure. Only with the board's normal (or ``net_cocked_uncalibrated``).
+    Since the thirty-fifth round (None before): read with the board's normal, seven cocked
+    dice the rules judged leaning 10-17 degrees (short of ``cocked_angle_board``) were read
+    as values where the net gave cocked 0.35-0.79 (dice tuning sets ``out/dtune30``,
+    ``out/dtune40``, ``out/tune_big``: 5,902 -> 5,909 of 5,932 dice, none lost; the one
+    flat die judged leaning 10 degrees or more with cocked 0.3 or more was already called
+    cocked, the net 0.93 sure)."""
+    net_cocked_tilt: float | None = 10.0
     """A number: ``net_cocked_threshold`` calls a die cocked only where the net's best class
     is a value or cocked (not "no die", nor "out of view") and the rules judge the die
     leaning at least this many degrees (``Die.tilt``; a die without a judged tilt counts as
-    0). None: wherever the net is that sure of cocked."""
+    0). None: wherever the net is that sure of cocked. 10 since the thirty-fifth round (with
+    ``net_cocked_threshold`` 0.3; 8 and 12 read a die fewer, 0 twelve fewer)."""
     net_cocked_uncalibrated: bool = False
     """Without a board normal, may the net call a die cocked (its crop cannot show the
     board's tilt)?"""

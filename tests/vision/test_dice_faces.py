@@ -641,6 +641,26 @@ def test_without_calibration_side_faces_tell_a_leaning_die_s_normal_from_its_mir
     assert all(d.reason is None for d in flat)
 
 
+@pytest.mark.parametrize("seed", [30536, 30671, 40586, 10164, 10331])
+def test_with_the_board_s_normal_the_net_half_sure_of_cocked_calls_a_die_leaning_10_degrees(
+        seed: int) -> None:
+    # Tuning frames of out/dtune30, out/dtune40 and out/tune_big (no JPEG step), read with
+    # the board's normal: a die cocked 22-40 degrees that the rules judge leaning only 10-17
+    # degrees (short of ``cocked_angle_board``), read as a value unless the net's cocked
+    # class, 0.3 sure or more, decides (``net_cocked_threshold``, ``net_cocked_tilt``).
+    img, truths, normal = _tuning_frame(seed)
+    cfg = DiceConfig(board_normal=normal)
+    for threshold in (cfg.net_cocked_threshold, None):
+        found = read_dice(dataclasses.replace(cfg, net_cocked_threshold=threshold), img).dice
+        assert len(found) == len(truths)
+        for t in truths:
+            [die] = [d for d in found if math.dist(d.center, t.center) < 0.5 * t.size]
+            if threshold is not None or t.reason != "cocked":
+                assert (die.value, die.reason) == (t.value, t.reason)
+            else:
+                assert die.value is not None
+
+
 @pytest.mark.parametrize("seed", [40219, 40554, 40643, 40966, 40716, 40924])
 def test_without_calibration_dames_in_view_show_a_leaning_die(seed: int) -> None:
     # Tuning frames of out/dtune40 (no JPEG step) read with no board normal: a die leaning
