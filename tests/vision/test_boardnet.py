@@ -106,7 +106,9 @@ def test_the_net_calls_a_die_cocked_from_its_cocked_threshold(
     monkeypatch.setattr(dicenet, "classify", five_or_cocked)
     grey = np.full((100, 100), 60, np.uint8)
     flat = dice_mod.Die(value=3, center=(70.0, 70.0), size=20.0, confidence=0.7)
-    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, net=True, net_threshold=0.5)
+    # (The defaults' own cocked call is turned off: this test sets it.)
+    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, net=True, net_threshold=0.5,
+                     net_cocked_threshold=None, net_cocked_tilt=None)
     assert [(d.value, d.reason) for d in dice_mod._second_opinion(cfg, grey, [flat])] == [
         (5, None)]
     for threshold, seen in ((0.3, (None, "cocked")), (0.31, (5, None))):
