@@ -641,13 +641,15 @@ def test_without_calibration_side_faces_tell_a_leaning_die_s_normal_from_its_mir
     assert all(d.reason is None for d in flat)
 
 
-@pytest.mark.parametrize("seed", [30536, 30671, 40586, 10164, 10331])
+@pytest.mark.parametrize("seed", [30536, 30671, 40586, 10164])
 def test_with_the_board_s_normal_the_net_half_sure_of_cocked_calls_a_die_leaning_10_degrees(
         seed: int) -> None:
     # Tuning frames of out/dtune30, out/dtune40 and out/tune_big (no JPEG step), read with
     # the board's normal: a die cocked 22-40 degrees that the rules judge leaning only 10-17
     # degrees (short of ``cocked_angle_board``), read as a value unless the net's cocked
     # class, 0.3 sure or more, decides (``net_cocked_threshold``, ``net_cocked_tilt``).
+    # (10331 gained too, but as OpenCV 4 draws it the net is 0.81 sure of cocked: read
+    # right either way there.)
     img, truths, normal = _tuning_frame(seed)
     cfg = DiceConfig(board_normal=normal)
     for threshold in (cfg.net_cocked_threshold, None):
