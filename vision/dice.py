@@ -1817,17 +1817,17 @@ def _median_radius(cfg: DiceConfig, pips: Sequence[_Pip]) -> float:
     return float(np.median(round_ or [p.radius for p in pips]))
 
 
-def _shrink(grey: NDArray[np.uint8], scale: float) -> NDArray[np.uint8]:
+def _shrink(picture: NDArray[np.uint8], scale: float) -> NDArray[np.uint8]:
     """The picture (grey or colour) at ``scale`` (<= 1)."""
     if scale >= 1.0:
-        return grey
-    h, w = grey.shape[:2]
+        return picture
+    h, w = picture.shape[:2]
     # NOTE: INTER_AREA costs ~9 ms on a 2-megapixel frame; halve exactly first.
     done = 1.0
     while scale / done < 0.5:
-        grey = np.asarray(cv2.pyrDown(grey), dtype=np.uint8)
+        picture = np.asarray(cv2.pyrDown(picture), dtype=np.uint8)
         done *= 0.5
-    return np.asarray(cv2.resize(grey, (round(w * scale), round(h * scale)),
+    return np.asarray(cv2.resize(picture, (round(w * scale), round(h * scale)),
                                  interpolation=cv2.INTER_LINEAR), dtype=np.uint8)
 
 
