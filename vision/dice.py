@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import itertools
 import json
 import math
 import os
@@ -79,7 +80,28 @@ class DiceConfig:
     an extra report gone with the board's normal, +4 without) and on the real photographs'
     tune split; at 0.5 fourteen board tuning boards (5069-5114) read every frame alike."""
     split_long_ratio: float = 0.6
-    """Least roundness of each of the two pips a long pip falls into (``split_long``)."""
+    split_row: float = 15.0
+    """A blob too long for a pip whose cut at half its depth leaves it whole is cut across
+    its length where its grey rises at least this much (grey levels) above the darkest point
+    on either side, when that makes two or three pips of one shape (:func:`_split_row`; 0:
+    never). Since the thirty-sixth round: on the real photographs' tune split a die that
+    moved as it was taken (six_42, six_44) showed each column of its six as one blob (ratio
+    0.17-0.20), its gaps only 20-60 grey lighter than its pips, and the six was lost. 10, 12
+    and 15 read both (578 -> 580 of 587), 18 and 20 one; at 15 the dice tuning sets read
+    alike with the board's normal and without it (before ``split_row_round``, 10 lost a die
+    without it), the ten 1024x768 board tuning boards gained a die (7,141 -> 7,142 of
+    7,249) and six 1640x1232 ones read alike."""
+    split_row_ratio: float = 0.4
+    """Only blobs less round than this (minor/major) are cut as a row (``split_row``)."""
+    split_row_round: float = 0.4
+    """... and only into parts each at least this round: pips smeared along their row are
+    nearly round again once cut (0.5-0.8 on the two sixes), a side face's flattened pips seen
+    at a slant stay flat (0.28-0.34 in a straightened view of tuning board 5074, s01 frame 18,
+    where such a row cut made a flat four's side face and the four was judged cocked; 0.4 and
+    0.45 mended it, 0.5 lost one of the sixes)."""
+    split_row_even: float = 2.0
+    """... and only into parts whose lengths along the row differ at most this many times (a
+    row of pips smeared alike; the two sixes' parts differ up to 1.4 times: 1.3 loses one)."""
     pip_fill: float = 0.8
     """Least ratio of a blob's area to the area of its moment ellipse (a pip is an ellipse)."""
     pip_ratio: float = 0.25
@@ -484,8 +506,76 @@ def _find_pips(cfg: DiceConfig, grey: NDArray[np.uint8]) -> list[_Pip]:
         elif 2 * cfg.pip_area[0] <= cv2.countNonZero(blob) <= cfg.split_area * cfg.pip_area[1]:
             # NOTE: blur (a die still rolling, focus) joins neighbouring pips through their
             # half-dark gap; a blob that is no pip is cut again at half its own depth.
-            pips.extend(_split_blob(cfg, grey, blob, x, y))
+            parts = _split_blob(cfg, grey, blob, x, y)
+            if len(parts) < 2 and cfg.split_row > 0:
+                row = _split_row(cfg, grey, blob, x, y)
+                if len(row) >= 2:
+                    parts = row
+            pips.extend(parts)
     return pips
+
+
+def _split_row(cfg: DiceConfig, grey: NDArray[np.uint8], blob: NDArray[np.uint8], x: int,
+               y: int) -> list[_Pip]:
+    """The pips of a long blob whose grey along its length dips two or three times: pips of
+    one column smeared together by motion (``split_row``), or [] when it is no such row.
+
+    The blob's pixels are binned along its long axis; it is cut across at each ridge of the
+    grey profile that stands ``split_row`` above the darkest point on either side (within
+    the part it cuts). The parts must be pips, round enough and of like lengths; they are
+    given their mean shape, as one blur smeared them alike.
+    """
+    m = cv2.moments(blob, binaryImage=True)
+    area = m["m00"]
+    if area <= 0:
+        return []
+    lo, hi, v0, v1 = _eig2(m["mu20"] / area, m["mu11"] / area, m["mu02"] / area)
+    if math.sqrt(max(lo, 0.0) / max(hi, 1e-9)) >= cfg.split_row_ratio:
+        return []
+    ys, xs = np.nonzero(blob)
+    t = (xs - m["m10"] / area) * v0 + (ys - m["m01"] / area) * v1
+    bins = np.round(t - t.min()).astype(np.intp)
+    vals = grey[y + ys, x + xs].astype(np.float64)
+    count = np.bincount(bins)
+    if len(count) < 5:
+        return []
+    seen = count > 0
+    prof = np.bincount(bins, weights=vals)[seen] / count[seen]
+    prof = np.interp(np.arange(len(count)), np.flatnonzero(seen), prof)
+    prof = np.convolve(np.pad(prof, 1, mode="edge"), [0.25, 0.5, 0.25], mode="valid")
+    # ridges, highest first, that stand clear of the darkest point on either side within
+    # the part of the row they would cut
+    peaks = sorted((i for i in range(1, len(prof) - 1)
+                    if prof[i] >= prof[i - 1] and prof[i] > prof[i + 1]),
+                   key=lambda i: -prof[i])
+    cuts: list[int] = []
+    for r in peaks:
+        a = max([c for c in cuts if c < r], default=-1) + 1
+        b = min([c for c in cuts if c > r], default=len(prof))
+        if (r > a and r + 1 < b and prof[r] - prof[a:r].min() >= cfg.split_row
+                and prof[r] - prof[r + 1:b].min() >= cfg.split_row):
+            cuts.append(r)
+    cuts.sort()
+    if not 1 <= len(cuts) <= 2:
+        return []
+    edges = [-1, *cuts, len(prof)]
+    lengths = np.diff(edges) - 1
+    if lengths.max() > cfg.split_row_even * lengths.min():
+        return []
+    out = []
+    for a, b in itertools.pairwise(edges):
+        part = np.zeros_like(blob)
+        keep = (bins > a) & (bins < b)
+        part[ys[keep], xs[keep]] = 255
+        pip = _blob_to_pip(cfg, grey, part, x, y)
+        if pip is None or pip.ratio < cfg.split_row_round:
+            return []
+        out.append(pip)
+    cov = np.mean([p.cov for p in out], axis=0)
+    lo2, hi2 = _eigh2(cov)[0]
+    ratio = math.sqrt(max(lo2, 1e-9) / max(hi2, 1e-9))
+    radius = 2 * math.sqrt(math.sqrt(max(lo2 * hi2, 1e-12)))
+    return [dataclasses.replace(p, cov=cov, ratio=ratio, radius=radius) for p in out]
 
 
 def _blobs(mask: NDArray[np.uint8], min_area: int = 4

@@ -5,14 +5,17 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 from numpy.typing import NDArray
 from tablier.vision import dice
-from tablier.vision.dice import DiceConfig, _Face, _find_faces, _find_pips, read_dice
+from tablier.vision.dice import DiceConfig, _Face, _find_faces, _find_pips, load_image, read_dice
 from tablier.vision.render_dice import DieTruth, render_scene_with_camera
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dice"
 
 
 def _body(size: tuple[int, int] = (160, 200), grey: int = 60) -> NDArray[np.uint8]:
@@ -841,3 +844,82 @@ def test_a_tuning_six_whose_pips_ran_together_is_read_a_six() -> None:
     assert (6, None, 363, 34) in _read_at(read_dice(cfg, img).dice)
     undone = _read_at(read_dice(dataclasses.replace(cfg, split_long=0.0), img).dice)
     assert (3, None, 354, 36) in undone
+
+
+def _blurred_six(length: int) -> NDArray[np.uint8]:
+    """A six turned 20 degrees, smeared ``length`` pixels each way along its columns (a die
+    still moving): each column's three pips run together into one long blob."""
+    img = _body()
+    turn = math.radians(20.0)
+    c, s = math.cos(turn), math.sin(turn)
+
+    def at(dx: float, dy: float) -> tuple[float, float]:
+        return 100 + c * dx - s * dy, 80 + s * dx + c * dy
+
+    corners = np.array([at(dx, dy) for dx, dy in ((-26, -26), (26, -26), (26, 26), (-26, 26))])
+    cv2.fillConvexPoly(img, np.round(corners).astype(np.int32), 225, cv2.LINE_AA)
+    for dx in (-10, 10):
+        for dy in (-12, 0, 12):
+            x, y = at(dx, dy)
+            cv2.circle(img, (round(x * 16), round(y * 16)), 56, 25, -1, cv2.LINE_AA, shift=4)
+    kernel = np.zeros((2 * length + 1, 2 * length + 1), np.float32)
+    cv2.line(kernel, (length - round(s * length), length + round(c * length)),
+             (length + round(s * length), length - round(c * length)), 1.0, 1)
+    return np.asarray(cv2.filter2D(img, -1, kernel / kernel.sum()), np.uint8)
+
+
+@pytest.mark.parametrize("length", [3, 4])
+@pytest.mark.parametrize("ridge", [0.0, 15.0])
+def test_a_column_of_pips_smeared_into_one_blob_is_cut_at_its_ridges(
+        length: int, ridge: float) -> None:
+    img = _blurred_six(length)
+    cfg = DiceConfig(split_row=ridge, net=False)
+    pips = _find_pips(cfg, img)
+    if ridge:
+        assert len(pips) == 6
+        assert len({(round(p.ratio, 6), round(p.radius, 6)) for p in pips}) == 2  # per column
+        assert [d.value for d in read_dice(cfg, img).dice] == [6]
+    else:
+        assert pips == []
+        assert read_dice(cfg, img).dice == ()
+
+
+@pytest.mark.parametrize("dip", [0, 8, 30])
+def test_a_dark_streak_is_cut_only_where_it_lightens(dip: int) -> None:
+    # A long dark mark of even grey (print, a scratch) has no ridge: it stays whole and, too
+    # long for a pip, is no pip; nor with two bands across it a little lighter (less than
+    # the ridge). Two bands clearly lighter cut it in three.
+    img = _body()
+    cv2.rectangle(img, (60, 40), (140, 120), 225, -1)
+    cv2.rectangle(img, (98, 56), (104, 104), 40, -1)
+    for y in (71, 88):
+        cv2.rectangle(img, (98, y), (104, y + 1), 40 + dip, -1)
+    img = np.asarray(cv2.GaussianBlur(img, (0, 0), 0.7), np.uint8)
+    pips = _find_pips(DiceConfig(split_row=15.0, net=False), img)
+    assert len(pips) == (3 if dip > 15 else 0)
+
+
+def test_a_webcam_six_blurred_in_rows_is_read_a_six() -> None:
+    # six_44 of the real photographs' tune split: the die at the lower right moved as it was
+    # taken, and each column of its six is one blob (ratio 0.17-0.18; its gaps 20-30 grey
+    # lighter than its pips).
+    image = load_image(FIXTURES / "real" / "six_44.jpg")
+    cfg = DiceConfig(split_row=15.0)
+    assert any(d.value == 6 and math.dist(d.center, (524, 344)) < 12
+               for d in read_dice(cfg, image).dice)
+    undone = read_dice(dataclasses.replace(cfg, split_row=0.0), image).dice
+    assert not any(math.dist(d.center, (524, 344)) < 12 for d in undone)
+
+
+@pytest.mark.parametrize("least", [0.0, 0.4])
+def test_a_row_of_flat_pips_run_together_is_left_whole(least: float) -> None:
+    # A side face's pips seen at a slant are flat (ratio 0.35 once cut) and may run together
+    # along the face's edge: no blur, and cut apart they would make a side face where there
+    # was none (a straightened view of tuning board 5074 judged a flat four cocked so).
+    img = _body()
+    cv2.rectangle(img, (50, 50), (150, 110), 225, -1)
+    for x in (86.0, 100.0, 114.0):
+        cv2.ellipse(img, ((x, 80.0), (16.0, 3.0), 0.0), 25, -1, cv2.LINE_AA)
+    img = np.asarray(cv2.GaussianBlur(img, (0, 0), 1.0), np.uint8)
+    pips = _find_pips(DiceConfig(split_row=15.0, split_row_round=least, net=False), img)
+    assert len(pips) == (0 if least else 3)
