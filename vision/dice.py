@@ -92,7 +92,9 @@ class DiceConfig:
     without it), the ten 1024x768 board tuning boards gained a die (7,141 -> 7,142 of
     7,249) and six 1640x1232 ones read alike."""
     split_row_ratio: float = 0.4
-    """Only blobs less round than this (minor/major) are cut as a row (``split_row``)."""
+    """Only blobs less round than this (minor/major) are cut as a row (``split_row``), and
+    none less round than a quarter of ``split_row_round`` (three parts each that round make
+    a row about a third as round: a cable or an edge is not looked at)."""
     split_row_round: float = 0.4
     """... and only into parts each at least this round: pips smeared along their row are
     nearly round again once cut (0.5-0.8 on the two sixes), a side face's flattened pips seen
@@ -530,7 +532,8 @@ def _split_row(cfg: DiceConfig, grey: NDArray[np.uint8], blob: NDArray[np.uint8]
     if area <= 0:
         return []
     lo, hi, v0, v1 = _eig2(m["mu20"] / area, m["mu11"] / area, m["mu02"] / area)
-    if math.sqrt(max(lo, 0.0) / max(hi, 1e-9)) >= cfg.split_row_ratio:
+    ratio = math.sqrt(max(lo, 0.0) / max(hi, 1e-9))
+    if not cfg.split_row_round / 4 <= ratio < cfg.split_row_ratio:
         return []
     ys, xs = np.nonzero(blob)
     t = (xs - m["m10"] / area) * v0 + (ys - m["m01"] / area) * v1
@@ -542,21 +545,24 @@ def _split_row(cfg: DiceConfig, grey: NDArray[np.uint8], blob: NDArray[np.uint8]
     seen = count > 0
     prof = np.bincount(bins, weights=vals)[seen] / count[seen]
     prof = np.interp(np.arange(len(count)), np.flatnonzero(seen), prof)
-    prof = np.convolve(np.pad(prof, 1, mode="edge"), [0.25, 0.5, 0.25], mode="valid")
+    ends = np.concatenate([prof[:1], prof, prof[-1:]])
+    prof = 0.25 * ends[:-2] + 0.5 * ends[1:-1] + 0.25 * ends[2:]
     # ridges, highest first, that stand clear of the darkest point on either side within
     # the part of the row they would cut
-    peaks = sorted((i for i in range(1, len(prof) - 1)
-                    if prof[i] >= prof[i - 1] and prof[i] > prof[i + 1]),
-                   key=lambda i: -prof[i])
+    inner = prof[1:-1]
+    peaks = np.flatnonzero((inner >= prof[:-2]) & (inner > prof[2:])
+                           & (inner >= prof.min() + cfg.split_row)) + 1
     cuts: list[int] = []
-    for r in peaks:
+    for r in sorted(peaks.tolist(), key=lambda i: -prof[i]):
         a = max([c for c in cuts if c < r], default=-1) + 1
         b = min([c for c in cuts if c > r], default=len(prof))
         if (r > a and r + 1 < b and prof[r] - prof[a:r].min() >= cfg.split_row
                 and prof[r] - prof[r + 1:b].min() >= cfg.split_row):
             cuts.append(r)
+            if len(cuts) > 2:
+                return []
     cuts.sort()
-    if not 1 <= len(cuts) <= 2:
+    if not cuts:
         return []
     edges = [-1, *cuts, len(prof)]
     lengths = np.diff(edges) - 1
