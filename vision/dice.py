@@ -80,6 +80,7 @@ class DiceConfig:
     an extra report gone with the board's normal, +4 without) and on the real photographs'
     tune split; at 0.5 fourteen board tuning boards (5069-5114) read every frame alike."""
     split_long_ratio: float = 0.6
+    """Least roundness of each of the two pips a long pip falls into (``split_long``)."""
     split_row: float = 15.0
     """A blob too long for a pip whose cut at half its depth leaves it whole is cut across
     its length where its grey rises at least this much (grey levels) above the darkest point
@@ -87,7 +88,7 @@ class DiceConfig:
     never). Since the thirty-sixth round: on the real photographs' tune split a die that
     moved as it was taken (six_42, six_44) showed each column of its six as one blob (ratio
     0.17-0.20), its gaps only 20-60 grey lighter than its pips, and the six was lost. 10, 12
-    and 15 read both (578 -> 580 of 587), 18 and 20 one; at 15 the dice tuning sets read
+    and 15 read both (578 -> 580 of 587), 18 and 20 only six_42; at 15 the dice tuning sets read
     alike with the board's normal and without it (before ``split_row_round``, 10 lost a die
     without it), the ten 1024x768 board tuning boards gained a die (7,141 -> 7,142 of
     7,249) and six 1640x1232 ones read alike."""
@@ -578,10 +579,10 @@ def _split_row(cfg: DiceConfig, grey: NDArray[np.uint8], blob: NDArray[np.uint8]
             return []
         out.append(pip)
     cov = np.mean([p.cov for p in out], axis=0)
-    lo2, hi2 = _eigh2(cov)[0]
-    ratio = math.sqrt(max(lo2, 1e-9) / max(hi2, 1e-9))
-    radius = 2 * math.sqrt(math.sqrt(max(lo2 * hi2, 1e-12)))
-    return [dataclasses.replace(p, cov=cov, ratio=ratio, radius=radius) for p in out]
+    small, large = _eigh2(cov)[0]
+    shared = math.sqrt(max(small, 1e-9) / max(large, 1e-9))
+    radius = 2 * math.sqrt(math.sqrt(max(small * large, 1e-12)))  # as _blob_to_pip's
+    return [dataclasses.replace(p, cov=cov, ratio=shared, radius=radius) for p in out]
 
 
 def _blobs(mask: NDArray[np.uint8], min_area: int = 4
