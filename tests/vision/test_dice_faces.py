@@ -655,6 +655,7 @@ def test_with_the_board_s_normal_the_net_half_sure_of_cocked_calls_a_die_leaning
     # right either way there.)
     img, truths, normal = _tuning_frame(seed)
     cfg = DiceConfig(board_normal=normal)
+    assert cfg.net_cocked_threshold is not None  # the defaults' own call, then none
     for threshold in (cfg.net_cocked_threshold, None):
         found = read_dice(dataclasses.replace(cfg, net_cocked_threshold=threshold), img).dice
         assert len(found) == len(truths)
