@@ -140,6 +140,31 @@ class DiceConfig:
     size alone (``side_radius``)."""
     side_alignment: float = 0.8
     """|cos| between a side face's minor axis and its offset from the top face, at least."""
+    side_darker: float = 0.8
+    """A face between ``same_die_close`` and ``side_darker_reach`` pip radii from another,
+    whose body is at most this times as bright, lying toward the camera from it
+    (``side_toward``), is its side face: lit from above, a die's side faces are darker than
+    its top, and those seen lie on the camera's side of it; two dice lying flat are lit alike.
+    With the board's normal known the brighter face must also be turned to the board
+    (``cocked_angle_board``). 0 turns it off. Since the thirty-seventh round (0 before): such
+    side faces, too round and too far to be joined by shape or place, were reported as dice
+    of their own (mostly cocked). Dice tuning sets (``out/dtune30``, ``out/dtune40``,
+    ``out/tune_big``, ``out/dtune70``, ``out/dtune71``; 9,898 dice, 9,858 read right with the
+    board's normal, 9,738 without): 9 and 11 extra dice fewer at 0.8 with
+    ``side_darker_reach`` 15, none lost; 0.85 one more at 12.5 (a pair lit 0.84), but two dice
+    lying side by side on tuning board 5108 were lit 0.85 apart. The board tuning boards
+    (5108, 5110, 5069, 5124 at 1024x768; 5074, 5107 at 1640x1232) and the real tune split
+    read alike: in the straightened views no pair was joined so."""
+    side_darker_reach: float = 15.0
+    """How far (pip radii) ``side_darker`` joins faces (``same_die`` if less). 15 since the
+    thirty-seventh round: at 12.5 (``same_die``) five and six extra dice more on the dice
+    tuning sets, with the board's normal and without; 16 alike."""
+    side_darker_uncalibrated: bool = True
+    """Without the board's normal, may ``side_darker`` join faces (the camera then taken to
+    look straight down, and no face known to be turned to the board)?"""
+    side_toward: float = 0.7
+    """Least cos between the offset to such a darker face and the direction toward the
+    camera (the nadir's image, or ``view_ray`` in a straightened view)."""
     away_weight: float = 0.025
     """Weight (per pip radius) of being farther from the camera when picking the top face."""
     lit_weight: float = 2.0
@@ -1349,7 +1374,9 @@ def _long_axis(face: _Face) -> float:
     return face.radius / math.sqrt(max(face.ratio, 1e-6))
 
 
-def _is_side_of(cfg: DiceConfig, top: _Face, face: _Face) -> tuple[bool, float]:
+def _is_side_of(cfg: DiceConfig, top: _Face, face: _Face,
+                image_size: tuple[int, int] | None = None, scale: float = 1.0
+                ) -> tuple[bool, float]:
     """Whether ``face`` can be a side face of the die whose upper face is ``top``.
 
     Returns:
@@ -1364,7 +1391,7 @@ def _is_side_of(cfg: DiceConfig, top: _Face, face: _Face) -> tuple[bool, float]:
     if d < cfg.same_die_close:
         return True, d
     if d >= cfg.same_die:
-        return False, d
+        return d < cfg.side_darker_reach and _darker_side(cfg, top, face, image_size, scale), d
     # NOTE: smaller pips alone do not make a round face a side face: a one's size is rough
     # (``one_radius``), and two dice lying side by side are both round.
     lesser = (top.ratio - face.ratio > cfg.side_ratio_gap
@@ -1376,10 +1403,46 @@ def _is_side_of(cfg: DiceConfig, top: _Face, face: _Face) -> tuple[bool, float]:
     unit = (dx / (d * r), dy / (d * r))
     aligned = flat.ratio < cfg.side_max_ratio and abs(
         unit[0] * flat.minor[0] + unit[1] * flat.minor[1]) > cfg.side_alignment
-    return lesser or aligned, d
+    return lesser or aligned or _darker_side(cfg, top, face, image_size, scale), d
 
 
-def _group_faces(cfg: DiceConfig, faces: Sequence[_Face]) -> list[list[_Face]]:
+def _darker_side(cfg: DiceConfig, a: _Face, b: _Face, image_size: tuple[int, int] | None,
+                 scale: float) -> bool:
+    """Whether the darker of two nearby faces is a side face of the brighter, by its light and
+    its place (``side_darker``): lit from above, a die's side faces are darker than its top,
+    and those seen lie on the camera's side of it. Two dice lying flat are lit alike."""
+    if cfg.side_darker <= 0 or image_size is None or (
+            cfg.board_normal is None and not cfg.side_darker_uncalibrated):
+        return False
+    top, face = (a, b) if a.body >= b.body else (b, a)
+    if face.body <= 0 or face.body > cfg.side_darker * top.body:
+        return False
+    if cfg.board_normal is None:
+        board = np.array([0.0, 0.0, 1.0])
+    else:
+        board = np.asarray(cfg.board_normal, dtype=np.float64)
+        board = board / np.linalg.norm(board)
+        if _facing(cfg, top, board, image_size, scale) < math.cos(
+                math.radians(cfg.cocked_angle_board)):
+            return False
+    if cfg.view_ray is not None:
+        tx, ty = cfg.view_ray[0], cfg.view_ray[1]
+    else:
+        # NOTE: the point below the camera is drawn where the board's normal vanishes; a
+        # die's side faces lie toward it from its top face.
+        w, h = image_size
+        f = cfg.focal * max(w, h)
+        tz = max(float(board[2]), 1e-6)
+        tx = w / 2 + f * float(board[0]) / tz - top.center[0] / scale
+        ty = h / 2 + f * float(board[1]) / tz - top.center[1] / scale
+    dx, dy = face.center[0] - top.center[0], face.center[1] - top.center[1]
+    norm = math.hypot(dx, dy) * math.hypot(tx, ty)
+    return norm > 0 and (dx * tx + dy * ty) / norm >= cfg.side_toward
+
+
+def _group_faces(cfg: DiceConfig, faces: Sequence[_Face],
+                 image_size: tuple[int, int] | None = None, scale: float = 1.0
+                 ) -> list[list[_Face]]:
     """Faces in order of roundness: each joins the nearest die it is a side of (with
     ``view_ray``, a flat face one it lies toward the camera from first), or starts one."""
     groups: list[list[_Face]] = []
@@ -1387,7 +1450,7 @@ def _group_faces(cfg: DiceConfig, faces: Sequence[_Face]) -> list[list[_Face]]:
     for face in sorted(faces, key=lambda f: f.ratio, reverse=True):
         best: tuple[tuple[bool, float], list[_Face]] | None = None
         for group in groups:
-            side, d = _is_side_of(cfg, group[0], face)
+            side, d = _is_side_of(cfg, group[0], face, image_size, scale)
             # NOTE: a side face of a die lying flat shows on the camera's side of its top face
             # (``side_toward_camera``).
             away = (ray is not None and face.ratio < cfg.side_toward_camera
@@ -1839,7 +1902,7 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
                      picture: NDArray[np.uint8] | None = None,
                      outlines: list[tuple[float, float, float, float, float]] | None = None
                      ) -> list[Die]:
-    groups = _group_faces(cfg, faces)
+    groups = _group_faces(cfg, faces, image_size, scale)
     aways = _away_directions(cfg, groups)
     # Top face of every die, how clearly it beats the next candidate, and (when the top was
     # chosen by it) its |cos| to the board's normal.

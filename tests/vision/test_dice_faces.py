@@ -924,3 +924,73 @@ def test_a_row_of_flat_pips_run_together_is_left_whole(least: float) -> None:
     img = np.asarray(cv2.GaussianBlur(img, (0, 0), 1.0), np.uint8)
     pips = _find_pips(DiceConfig(split_row=15.0, split_row_round=least, net=False), img)
     assert len(pips) == (0 if least else 3)
+
+
+def _tuning_frame_jpeg(seed: int) -> tuple[NDArray[np.uint8], list[DieTruth],
+                                           tuple[float, float, float]]:
+    """A frame of tablier dice's rendered sets (480x360) as written, JPEG step and all."""
+    rng = np.random.default_rng(seed)
+    image, truths, normal = render_scene_with_camera(rng, width=480, height=360)
+    quality = int(rng.integers(70, 93))
+    ok, data = cv2.imencode(".jpg", image[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)[:, :, ::-1]
+    return np.ascontiguousarray(decoded), truths, normal
+
+
+@pytest.mark.parametrize(("seed", "calibrated", "side", "setting", "off"), [
+    # a six's side face showing a four, judged cocked
+    (70078, True, (80, 298), "side_darker", 0.0),
+    (70078, False, (80, 298), "side_darker", 0.0),
+    # a three's side face: one pip of its two, read as a one
+    (70140, True, (71, 214), "side_darker", 0.0),
+    (70140, False, (71, 214), "side_darker", 0.0),
+    (70669, False, (178, 39), "side_darker", 0.0),  # a one's side face
+    (30677, True, (73, 78), "side_darker", 0.0),  # a four's side face
+    (10911, False, (410, 73), "side_darker", 0.0),  # a three's side face
+    # side faces 12.5 to 15 pip radii from their top face
+    (30108, True, (119, 277), "side_darker_reach", 12.5),
+    (70439, True, (428, 141), "side_darker_reach", 12.5),
+    (70986, False, (416, 239), "side_darker_reach", 12.5),
+    (71804, False, (168, 89), "side_darker_reach", 12.5),
+])
+def test_a_darker_face_on_the_camera_s_side_of_a_die_is_its_side_face(
+        seed: int, calibrated: bool, side: tuple[int, int], setting: str, off: float) -> None:
+    # Frames of tablier dice's tuning sets (out/dtune70, out/dtune71, out/dtune30,
+    # out/tune_big) where the side face of a die lying flat lay too far from its top face,
+    # and too round, to be joined to it by its shape, and was reported as a die of its own.
+    # It is darker than the top (light comes from above) and lies on the camera's side of it
+    # (``side_darker``), at most ``side_darker_reach`` pip radii away.
+    img, truths, normal = _tuning_frame_jpeg(seed)
+    cfg = DiceConfig(board_normal=normal if calibrated else None)
+    got = _read_at(read_dice(cfg, img).dice)
+    assert len(got) == len(truths)
+    for value, reason, x, y in got:
+        assert any(math.dist((x, y), t.center) < 0.5 * t.size
+                   and (t.value, t.reason) == (value, reason) for t in truths)
+    undone = read_dice(dataclasses.replace(cfg, **{setting: off}), img).dice
+    assert any(math.dist(d.center, side) < 4 for d in undone)
+
+
+@pytest.mark.parametrize(("lit", "toward", "apart", "joined"), [
+    (0.7, (0.0, -1.0), 10.0, True),  # darker, on the camera's side: a side face
+    (0.7, (0.0, -1.0), 14.0, True),
+    (0.7, (0.0, -1.0), 16.0, False),  # too far (``side_darker_reach``)
+    (0.95, (0.0, -1.0), 10.0, False),  # lit alike: two dice lying side by side
+    (0.7, (0.0, 1.0), 10.0, False),  # darker but away from the camera: a die in a shadow
+    (0.7, (1.0, 0.0), 10.0, False),  # darker, beside it across the view
+])
+def test_side_darker_joins_only_a_darker_face_toward_the_camera(
+        lit: float, toward: tuple[float, float], apart: float, joined: bool) -> None:
+    # Two round faces ``apart`` pip radii apart (too far to be joined by place alone, too
+    # round to be joined by shape), in a straightened view whose camera lies up the picture.
+    top = dataclasses.replace(_flat_face(3, (100.0, 100.0), 3.0, 0.99), body=200.0)
+    other = dataclasses.replace(
+        _flat_face(2, (100.0 + 3.0 * apart * toward[0], 100.0 + 3.0 * apart * toward[1]),
+                   3.0, 0.98),
+        body=200.0 * lit)
+    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, view_ray=(0.0, -0.4, 0.9))
+    groups = dice._group_faces(cfg, [top, other], (400, 400), 1.0)
+    assert (len(groups) == 1) is joined
+    assert len(dice._group_faces(dataclasses.replace(cfg, side_darker=0.0), [top, other],
+                                 (400, 400), 1.0)) == 2
