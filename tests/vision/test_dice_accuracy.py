@@ -14,12 +14,13 @@ import pytest
 from tablier.vision.dice_eval import DiceRow, summarise
 
 # Figures measured on the measuring sets (see fixtures/dice/README.md); a change that reads
-# fewer dice right fails here. Since the thirty-sixth round the rendered set reads 298 and 297
-# of its 303 dice (one extra report) with and without the board's normal, 98.03 % and 97.70 %,
-# alike on OpenCV 5.0 and 4.14: a die fewer is 97.70 % and 97.37 %.
+# fewer dice right fails here. Since the thirty-seventh round the rendered set reads 298 and
+# 297 of its 303 dice (no extra report) with and without the board's normal, 98.35 % and
+# 98.02 %, alike on OpenCV 5.0 and 4.14: a die fewer, or one extra, is 98.03 % and 97.70 % at
+# best.
 REAL_FLOOR = 0.980
-RENDERED_FLOOR = 0.980
-RENDERED_UNCALIBRATED_FLOOR = 0.976
+RENDERED_FLOOR = 0.983
+RENDERED_UNCALIBRATED_FLOOR = 0.980
 
 REAL_TARGET = 0.98
 RENDERED_TARGET = 0.995
