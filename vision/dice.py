@@ -220,6 +220,32 @@ class DiceConfig:
     fine_faces: tuple[int, ...] = (1, 2, 3, 6)
     """Faces whose tilt is read from their pips' grey-level shapes (the others: from the
     threshold mask, or for 4 and 5 from the corner pips' spread)."""
+    region_faces: tuple[int, ...] = (1, 2, 3)
+    """Faces whose foreshortening is taken from the bright square around their pips (the top
+    face as a whole, ``_region_cov``) when it stands clear of what lies around it: a one,
+    two or three has too few pips for a sharp tilt (``fine_faces``). Since the thirty-seventh
+    round, with the board's normal known (``region_uncalibrated``). Dice tuning sets read
+    with the board's normal (``out/dtune30``, ``out/dtune40``, ``out/tune_big``,
+    ``out/dtune70``, ``out/dtune71``; 9,898 dice): 9,858 right before, 9,860 with ones alone,
+    9,861 with ones to threes (``region_step`` 0.12), 9,863 at 0.1 (taken) and 0.08, 9,860 at
+    0.16; fours to sixes too, alike. On the prototype's count (throwaway
+    ``out/r37/ones.py``), of 1,353 flat ones whose square was found 20 were judged 14 degrees
+    or more off the board from their pip, 1 from their square."""
+    region_uncalibrated: bool = False
+    """Without the board's normal, ``region_faces`` too? Not taken: the tuning sets read
+    without the normal 9,738 -> 9,755 of 9,898, but the real tune split 580 -> 579 (dice_36:
+    a one seen on the camera's side of a die whose top shows a four, its square running on
+    into that top, was judged leaning against the other die)."""
+    region_step: float = 0.1
+    """The face's square: pixels at least (1 - this) times as bright as its body."""
+    region_ring: float = 2.2
+    """Where the square is looked for: on a ring this many pip radii around the face's middle."""
+    region_area: tuple[float, float] = (0.5, 1.6)
+    """Range of the square's area, in die sizes squared."""
+    region_solidity: float = 0.95
+    """Least share of its convex hull the square fills."""
+    region_offset: float = 0.1
+    """Farthest the square's middle lies from the face's, in die sizes."""
     dame_normal: bool = True
     """Without a board normal: round dames seen beside the dice (ellipses on the board) give
     the board's normal, and each die's top face is judged against it (``cocked_angle_dame``),
@@ -1005,6 +1031,70 @@ def _lit_alike(cfg: DiceConfig, a: _Pip, b: _Pip) -> bool:
 
 
 def _find_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) -> list[_Face]:
+    faces = _pip_faces(cfg, grey, pips)
+    if not cfg.region_faces or (cfg.board_normal is None and not cfg.region_uncalibrated):
+        return faces
+    out = []
+    for face in faces:
+        cov = _region_cov(cfg, grey, face) if face.value in cfg.region_faces else None
+        if cov is not None:
+            # the square's shape at the pips' size (as for the corner pips of a four or five)
+            cov = cov * math.sqrt(max(float(np.linalg.det(face.cov)), 0.0)
+                                  / max(float(np.linalg.det(cov)), 1e-12))
+            face = dataclasses.replace(face, cov=cov)
+        out.append(face)
+    return out
+
+
+def _region_cov(cfg: DiceConfig, grey: NDArray[np.uint8], face: _Face
+                ) -> NDArray[np.float64] | None:
+    """Second moments of the bright top face around a face's pip (None when it cannot be told
+    from what lies around it).
+
+    A square, like a circle, has equal second moments every way, and a view draws both alike
+    to first order: the face's bright square shows its foreshortening as a pip does, but from
+    a region some fifty times larger, so more sharply than one pip's few pixels.
+    """
+    size = cfg.size_per_radius * face.radius
+    half = int(size) + 2
+    cx, cy = face.center
+    x0, y0 = int(cx) - half, int(cy) - half
+    x1, y1 = x0 + 2 * half + 1, y0 + 2 * half + 1
+    if x0 < 0 or y0 < 0 or x1 > grey.shape[1] or y1 > grey.shape[0]:
+        return None
+    crop = grey[y0:y1, x0:x1]
+    mask = np.asarray(crop >= face.body * (1.0 - cfg.region_step), dtype=np.uint8)
+    _, labels = cv2.connectedComponents(mask, connectivity=4)
+    pip = face.radius * (cfg.one_radius if face.value == 1 else 1.0)
+    ring = _REGION_RING * (cfg.region_ring * pip)
+    xs = np.clip((cx - x0 + ring[:, 0]).astype(np.intp), 0, crop.shape[1] - 1)
+    ys = np.clip((cy - y0 + ring[:, 1]).astype(np.intp), 0, crop.shape[0] - 1)
+    seen = labels[ys, xs]
+    seen = seen[seen > 0]
+    if len(seen) < len(ring) // 2:
+        return None
+    region = np.asarray(labels == int(np.bincount(seen).argmax()), dtype=np.uint8)
+    if region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any():
+        return None  # it runs on into the surface or a side face lit alike
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outline = max(contours, key=cv2.contourArea)
+    area = float(cv2.contourArea(outline))
+    hull = float(cv2.contourArea(cv2.convexHull(outline)))
+    if not (cfg.region_area[0] * size * size <= area <= cfg.region_area[1] * size * size
+            and area >= cfg.region_solidity * hull):
+        return None
+    m = cv2.moments(outline)
+    if math.hypot(m["m10"] / m["m00"] + x0 - cx, m["m01"] / m["m00"] + y0 - cy) > (
+            cfg.region_offset * size):
+        return None
+    return np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / m["m00"]
+
+
+_REGION_RING = np.stack([np.cos(np.linspace(0.0, 2 * math.pi, 24, endpoint=False)),
+                         np.sin(np.linspace(0.0, 2 * math.pi, 24, endpoint=False))], axis=1)
+
+
+def _pip_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) -> list[_Face]:
     n = len(pips)
     edges = []
     if n < 2:
