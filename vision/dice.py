@@ -156,7 +156,7 @@ class DiceConfig:
     (5108, 5110, 5069, 5124 at 1024x768; 5074, 5107 at 1640x1232) and the real tune split
     read alike: in the straightened views no pair was joined so."""
     side_darker_reach: float = 15.0
-    """How far (pip radii) ``side_darker`` joins faces (``same_die`` if less). 15 since the
+    """How far (pip radii) ``side_darker`` joins faces (``same_die`` at least). 15 since the
     thirty-seventh round: at 12.5 (``same_die``) five and six extra dice more on the dice
     tuning sets, with the board's normal and without; 16 alike."""
     side_darker_uncalibrated: bool = True
@@ -164,7 +164,10 @@ class DiceConfig:
     look straight down, and no face known to be turned to the board)?"""
     side_toward: float = 0.7
     """Least cos between the offset to such a darker face and the direction toward the
-    camera (the nadir's image, or ``view_ray`` in a straightened view)."""
+    camera (the nadir's image, or ``view_ray`` in a straightened view). 0.7 was set from the
+    pairs of faces looked at on the dice tuning sets (of the side faces missed and darker than
+    0.8, 15 of 19 lay 0.71-1.0 toward the picture's middle; of two dice, the darker 0.57 at
+    most; throwaway ``out/r37/pairs.py``), not swept."""
     away_weight: float = 0.025
     """Weight (per pip radius) of being farther from the camera when picking the top face."""
     lit_weight: float = 2.0
