@@ -715,8 +715,13 @@ def _eigh2(cov: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.fl
     return np.array([lo, hi]), vecs
 
 
-_RING = np.stack([np.cos(np.linspace(0.0, 2 * math.pi, 12, endpoint=False)),
-                  np.sin(np.linspace(0.0, 2 * math.pi, 12, endpoint=False))], axis=1)
+def _unit_ring(n: int) -> NDArray[np.float64]:
+    """``n`` points evenly spaced on the unit circle, as rows (x, y)."""
+    turn = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
+    return np.stack([np.cos(turn), np.sin(turn)], axis=1)
+
+
+_RING = _unit_ring(12)
 
 
 def _blob_to_pip(cfg: DiceConfig, grey: NDArray[np.uint8], blob: NDArray[np.uint8], x: int,
@@ -993,9 +998,7 @@ def _fit_face(pips: Sequence[_Pip], members: Sequence[int], cfg: DiceConfig) -> 
         q = xy - xy.mean(axis=0)
         corners = q[np.argsort(np.hypot(q[:, 0], q[:, 1]))[-4:]]
         corners = corners - corners.mean(axis=0)
-        spread = corners.T @ corners / 4
-        cov = spread * (float(np.sqrt(np.linalg.det(cov))) / max(
-            float(np.sqrt(np.linalg.det(spread))), 1e-9))
+        cov = _sized_like(corners.T @ corners / 4, cov)
     if value in cfg.fine_faces:
         # The pips' grey-level shapes: a one or two has too few pips for a sharp tilt otherwise.
         cov = np.mean([pips[i].fine for i in members], axis=0)
@@ -1004,6 +1007,14 @@ def _fit_face(pips: Sequence[_Pip], members: Sequence[int], cfg: DiceConfig) -> 
     body = float(np.mean([pips[i].body for i in members]))
     return _Face(tuple(members), value, (float(cx), float(cy)), radius, ratio, misfit, minor,
                  cov, body)
+
+
+def _sized_like(shape: NDArray[np.float64], like: NDArray[np.float64]
+                ) -> NDArray[np.float64]:
+    """Second moments of ``shape``'s form at ``like``'s size (equal determinants): a face's
+    foreshortening read from something larger than its pips, kept at the pips' scale."""
+    return shape * (float(np.sqrt(np.linalg.det(like))) / max(
+        float(np.sqrt(np.linalg.det(shape))), 1e-9))
 
 
 def _components(n: int, edges: Iterable[tuple[int, int]]) -> list[list[int]]:
@@ -1041,10 +1052,7 @@ def _find_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) 
     for face in faces:
         cov = _region_cov(cfg, grey, face) if face.value in cfg.region_faces else None
         if cov is not None:
-            # the square's shape at the pips' size (as for the corner pips of a four or five)
-            cov = cov * math.sqrt(max(float(np.linalg.det(face.cov)), 0.0)
-                                  / max(float(np.linalg.det(cov)), 1e-12))
-            face = dataclasses.replace(face, cov=cov)
+            face = dataclasses.replace(face, cov=_sized_like(cov, face.cov))  # the pips' size
         out.append(face)
     return out
 
@@ -1093,8 +1101,7 @@ def _region_cov(cfg: DiceConfig, grey: NDArray[np.uint8], face: _Face
     return np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / m["m00"]
 
 
-_REGION_RING = np.stack([np.cos(np.linspace(0.0, 2 * math.pi, 24, endpoint=False)),
-                         np.sin(np.linspace(0.0, 2 * math.pi, 24, endpoint=False))], axis=1)
+_REGION_RING = _unit_ring(24)
 
 
 def _pip_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) -> list[_Face]:
@@ -1499,6 +1506,15 @@ def _is_side_of(cfg: DiceConfig, top: _Face, face: _Face,
     return lesser or aligned or _darker_side(cfg, top, face, image_size, scale), d
 
 
+def _board_unit(cfg: DiceConfig) -> NDArray[np.float64] | None:
+    """The board's normal (``board_normal``) as a unit vector, or None when not known."""
+    if cfg.board_normal is None:
+        return None
+    board = np.asarray(cfg.board_normal, dtype=np.float64)
+    out: NDArray[np.float64] = board / np.linalg.norm(board)
+    return out
+
+
 def _darker_side(cfg: DiceConfig, a: _Face, b: _Face, image_size: tuple[int, int] | None,
                  scale: float) -> bool:
     """Whether the darker of two nearby faces is a side face of the brighter, by its light and
@@ -1510,14 +1526,12 @@ def _darker_side(cfg: DiceConfig, a: _Face, b: _Face, image_size: tuple[int, int
     top, face = (a, b) if a.body >= b.body else (b, a)
     if face.body <= 0 or face.body > cfg.side_darker * top.body:
         return False
-    if cfg.board_normal is None:
+    board = _board_unit(cfg)
+    if board is None:
         board = np.array([0.0, 0.0, 1.0])
-    else:
-        board = np.asarray(cfg.board_normal, dtype=np.float64)
-        board = board / np.linalg.norm(board)
-        if _facing(cfg, top, board, image_size, scale) < math.cos(
-                math.radians(cfg.cocked_angle_board)):
-            return False
+    elif _facing(cfg, top, board, image_size, scale) < math.cos(
+            math.radians(cfg.cocked_angle_board)):
+        return False
     if cfg.view_ray is not None:
         tx, ty = cfg.view_ray[0], cfg.view_ray[1]
     else:
@@ -1722,9 +1736,8 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
     and its tilt is how far off the nearest it is; unless that finds every die of two or more
     leaning.
     """
-    if cfg.board_normal is not None:
-        board = np.asarray(cfg.board_normal, dtype=np.float64)
-        board = board / np.linalg.norm(board)
+    board = _board_unit(cfg)
+    if board is not None:
         leaning: set[int] = set()
         tilts: dict[int, float] = {}
         for i, (top, group) in enumerate(zip(tops, groups, strict=True)):
@@ -2000,10 +2013,7 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
     # Top face of every die, how clearly it beats the next candidate, and (when the top was
     # chosen by it) its |cos| to the board's normal.
     tops: list[tuple[_Face, float, list[_Face], float | None]] = []
-    board: NDArray[np.float64] | None = None
-    if cfg.board_normal is not None:
-        board = np.asarray(cfg.board_normal, dtype=np.float64)
-        board = board / np.linalg.norm(board)
+    board = _board_unit(cfg)
     for group, away in zip(groups, aways, strict=True):
         if board is not None and len(group) > 1:
             # NOTE: with the board's normal known, the top face is the one turned most like

@@ -646,6 +646,31 @@ def render_scene_with_camera(
     return np.asarray(np.clip(img + 0.5, 0, 255), dtype=np.uint8), truths, normal
 
 
+def render_jpeg(seed: int, *, width: int = 640, height: int = 480
+                ) -> tuple[bytes, list[DieTruth], tuple[float, float, float], int]:
+    """One frame of a rendered set as :func:`write_set` writes it: the JPEG's bytes, the
+    dice' truth, the board's normal and the JPEG quality drawn for it.
+
+    Args:
+        seed: the frame's seed.
+        width: frame width.
+        height: frame height.
+
+    Returns:
+        (JPEG bytes, truths, board normal, quality).
+
+    Raises:
+        OSError: if the frame cannot be encoded.
+    """
+    rng = np.random.default_rng(seed)
+    image, truths, normal = render_scene_with_camera(rng, width=width, height=height)
+    quality = int(rng.integers(70, 93))
+    ok, data = cv2.imencode(".jpg", image[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise OSError(f"cannot encode the frame of seed {seed}")
+    return data.tobytes(), truths, normal, quality
+
+
 def write_set(out: Path, first_seed: int, count: int, *, width: int = 640,
               height: int = 480) -> Path:
     """Render ``count`` frames (seeds ``first_seed`` ..) as JPEGs plus one ``truth.json``.
@@ -667,14 +692,9 @@ def write_set(out: Path, first_seed: int, count: int, *, width: int = 640,
     frames = []
     for i in range(count):
         seed = first_seed + i
-        rng = np.random.default_rng(seed)
-        image, truths, normal = render_scene_with_camera(rng, width=width, height=height)
-        quality = int(rng.integers(70, 93))
         name = f"frame_{seed:05d}.jpg"
-        ok, data = cv2.imencode(".jpg", image[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, quality])
-        if not ok:
-            raise OSError(f"cannot encode {name}")
-        (out / name).write_bytes(data.tobytes())
+        data, truths, normal, quality = render_jpeg(seed, width=width, height=height)
+        (out / name).write_bytes(data)
         frames.append({"image": name, "seed": seed, "jpeg_quality": quality,
                        "board_normal": [round(v, 6) for v in normal],
                        "dice": [t.to_json() for t in truths]})

@@ -13,7 +13,7 @@ import pytest
 from numpy.typing import NDArray
 from tablier.vision import dice
 from tablier.vision.dice import DiceConfig, _Face, _find_faces, _find_pips, load_image, read_dice
-from tablier.vision.render_dice import DieTruth, render_scene_with_camera
+from tablier.vision.render_dice import DieTruth, render_jpeg, render_scene_with_camera
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dice"
 
@@ -940,12 +940,8 @@ def test_a_row_of_flat_pips_run_together_is_left_whole(least: float) -> None:
 def _tuning_frame_jpeg(seed: int) -> tuple[NDArray[np.uint8], list[DieTruth],
                                            tuple[float, float, float]]:
     """A frame of tablier dice's rendered sets (480x360) as written, JPEG step and all."""
-    rng = np.random.default_rng(seed)
-    image, truths, normal = render_scene_with_camera(rng, width=480, height=360)
-    quality = int(rng.integers(70, 93))
-    ok, data = cv2.imencode(".jpg", image[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, quality])
-    assert ok
-    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)[:, :, ::-1]
+    data, truths, normal, _ = render_jpeg(seed, width=480, height=360)
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)[:, :, ::-1]
     return np.ascontiguousarray(decoded), truths, normal
 
 
