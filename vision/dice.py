@@ -341,6 +341,16 @@ class DiceConfig:
     its pips decides). Since the twenty-first round: a one lying against a two (tuning seed
     5107, s03 frame 10) linked with the two's pips, and the two was made of the one's pip
     and a pip of the two, the other pip of the two left out. 0 turns it off."""
+    pair_shape_tolerance: float = 0.35
+    """Largest shape difference between two lone pips for them to make a two
+    (``_pair_twos``; ``shape_tolerance`` for pips that link). Since the thirty-eighth round
+    (0.3 before): a two's pips lie far apart, so they do not link when their shapes differ
+    just over ``shape_tolerance`` (small pips, 2-3 px, have rough shapes); each alone is no
+    one (it is off the face's middle), and the two was lost: six twos of the fresh tuning
+    sets ``out/dtune72``..``out/dtune74``. 0.35 finds four of them and one of
+    ``out/dtune40`` (two were 0.37 apart and stay lost). On the eight dice tuning sets,
+    with the board's normal, 0.35, 0.45 and 0.6 read 7, 8 and 6 dice more (0.45 and 0.6 with
+    two more extra dice); without it, 0.35 and 0.45 read 2 and 3 more."""
     body_min: float = 110.0
     """Least grey level of the die body around a pip."""
     clear_tolerance: float = 0.35
@@ -390,7 +400,17 @@ class DiceConfig:
     validation frames and photos, never on a measuring set)."""
     net_uncock_threshold: float | None = None
     """Least probability of the net's value for it to undo the rules' call of a cocked die;
-    None: ``net_threshold``."""
+    None: ``net_uncock_board`` with the board's normal, else ``net_threshold``."""
+    net_uncock_board: float = 0.99
+    """``net_uncock_threshold``'s default with the board's normal known. Since the
+    thirty-eighth round (``net_threshold``, 0.8, before): with the normal the rules judge a
+    die's tilt against the board itself, and the net, which sees only the die, undid that
+    call for 19 cocked dice of the eight dice tuning sets (10 of them on the fresh sets
+    ``out/dtune72``..``out/dtune74``), 0.80-0.996 sure, and rightly for 4 flat dice,
+    0.927-0.9998 sure. 0.9, 0.95, 0.99, 0.998 and never (above 1) undo 10, 6, 3, 0 and 0
+    cocked dice wrongly and 4, 3, 3, 3 and 0 flat dice rightly; 0.99 read 15 dice more
+    (0.998, on the edge between 0.996 and 0.9985, not taken). Without the normal 0.99 read 7
+    dice fewer: there the net's default stays."""
     net_cocked_threshold: float | None = 0.3
     """Least probability of the net's cocked class for it to call a die cocked even where
     another class is likelier; None: only where cocked is the net's best class and at least
@@ -1278,7 +1298,7 @@ def _pair_twos(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip],
             dist = math.hypot(b.x - a.x, b.y - a.y) / ((a.radius + b.radius) / 2)
             if not 2 * math.sqrt(2) * lo <= dist <= 2 * math.sqrt(2) * hi:
                 continue
-            if _shape_distance(a.cov, b.cov) > cfg.shape_tolerance:
+            if _shape_distance(a.cov, b.cov) > cfg.pair_shape_tolerance:
                 continue
             if not _lit_alike(cfg, a, b):
                 continue
@@ -2174,6 +2194,13 @@ cocked die's top and side face, both read as values, lay 0.82-0.91 die apart (se
 and of 81 touching dice (5104, 1024x768) 2 lay nearer than 0.93 die, 9 between 0.93 and 1."""
 
 
+def _uncock_threshold(cfg: DiceConfig) -> float:
+    """How sure of a value the net must be to undo the rules' call of a cocked die."""
+    if cfg.net_uncock_threshold is not None:
+        return cfg.net_uncock_threshold
+    return cfg.net_threshold if cfg.board_normal is None else cfg.net_uncock_board
+
+
 def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -> list[Die]:
     """Let the net re-read each die found; where it is sure and disagrees, it decides.
 
@@ -2223,9 +2250,7 @@ def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -
                                              confidence=round(sure, 3))
         elif die.reason == "cocked" and (cfg.board_normal is None and die.tilt is not None
                                           and die.tilt > cfg.cocked_angle_dame
-                                          or sure < (cfg.net_threshold
-                                                  if cfg.net_uncock_threshold is None
-                                                  else cfg.net_uncock_threshold)):
+                                          or sure < _uncock_threshold(cfg)):
             continue
         elif die.value != best + 1:
             out[k] = dataclasses.replace(die, value=best + 1, reason=None,

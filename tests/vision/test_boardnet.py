@@ -85,12 +85,38 @@ def test_the_net_undoes_a_cocked_call_only_as_sure_as_told(
     cocked = dice_mod.Die(value=None, center=(30.0, 30.0), size=20.0, confidence=0.7,
                           reason="cocked", tilt=31.0)
     flat = dice_mod.Die(value=3, center=(70.0, 70.0), size=20.0, confidence=0.7)
-    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, net=True, net_threshold=0.5)
+    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, net=True, net_threshold=0.5,
+                     net_uncock_threshold=0.9)
     undone = dice_mod._second_opinion(cfg, grey, [cocked, flat])
     assert [d.value for d in undone] == [5, 5]
     strict = dataclasses.replace(cfg, net_uncock_threshold=0.99)
     kept = dice_mod._second_opinion(strict, grey, [cocked, flat])
     assert [(d.value, d.reason) for d in kept] == [(None, "cocked"), (5, None)]
+
+
+def test_with_the_board_normal_the_net_undoes_a_cocked_call_only_when_very_sure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablier.vision import dice as dice_mod
+
+    def five(sure: float) -> Any:
+        def classify(grey: np.ndarray, dice: list[Any], **kw: Any) -> np.ndarray:
+            probs = np.zeros((len(dice), len(dicenet.CLASSES)), np.float32)
+            probs[:, 4] = sure
+            probs[:, 7] = 1.0 - sure
+            return probs
+        return classify
+
+    grey = np.full((100, 100), 60, np.uint8)
+    cocked = dice_mod.Die(value=None, center=(30.0, 30.0), size=20.0, confidence=0.7,
+                          reason="cocked", tilt=None)
+    board = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, net=True)
+    loose = DiceConfig(net=True)
+    assert board.net_uncock_board > board.net_threshold == loose.net_threshold
+    monkeypatch.setattr(dicenet, "classify", five(0.95))
+    assert [d.reason for d in dice_mod._second_opinion(board, grey, [cocked])] == ["cocked"]
+    assert [d.value for d in dice_mod._second_opinion(loose, grey, [cocked])] == [5]
+    monkeypatch.setattr(dicenet, "classify", five(0.995))
+    assert [d.value for d in dice_mod._second_opinion(board, grey, [cocked])] == [5]
 
 
 def test_the_net_calls_a_die_cocked_from_its_cocked_threshold(
