@@ -350,7 +350,7 @@ class DiceConfig:
     sets ``out/dtune72``..``out/dtune74``. 0.35 finds four of them and one of
     ``out/dtune40`` (two were 0.37 apart and stay lost). On the eight dice tuning sets,
     with the board's normal, 0.35, 0.45 and 0.6 read 7, 8 and 6 dice more (0.45 and 0.6 with
-    two more extra dice); without it, 0.35 and 0.45 read 2 and 3 more."""
+    two more extra dice); without it, 0.35 read 8 more."""
     body_min: float = 110.0
     """Least grey level of the die body around a pip."""
     clear_tolerance: float = 0.35
