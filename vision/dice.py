@@ -348,7 +348,7 @@ class DiceConfig:
     just over ``shape_tolerance`` (small pips, 2-3 px, have rough shapes); each alone is no
     one (it is off the face's middle), and the two was lost: six twos of the fresh tuning
     sets ``out/dtune72``..``out/dtune74``. 0.35 finds four of them and one of
-    ``out/dtune40`` (two were 0.37 apart and stay lost). On the eight dice tuning sets,
+    ``out/dtune40`` (the other two stay lost; one of them was 0.37 apart). On the eight dice tuning sets,
     with the board's normal, 0.35, 0.45 and 0.6 read 7, 8 and 6 dice more (0.45 and 0.6 with
     two more extra dice); without it, 0.35 read 8 more."""
     body_min: float = 110.0
