@@ -348,9 +348,9 @@ class DiceConfig:
     just over ``shape_tolerance`` (small pips, 2-3 px, have rough shapes); each alone is no
     one (it is off the face's middle), and the two was lost: six twos of the fresh tuning
     sets ``out/dtune72``..``out/dtune74``. 0.35 finds four of them and one of
-    ``out/dtune40`` (the other two stay lost; one of them was 0.37 apart). On the eight dice tuning sets,
-    with the board's normal, 0.35, 0.45 and 0.6 read 7, 8 and 6 dice more (0.45 and 0.6 with
-    two more extra dice); without it, 0.35 read 8 more."""
+    ``out/dtune40`` (the other two stay lost; one of them was 0.37 apart). On the eight dice
+    tuning sets, with the board's normal, 0.35, 0.45 and 0.6 read 7, 8 and 6 dice more (0.45
+    and 0.6 with two more extra dice); without it, 0.35 read 8 more."""
     body_min: float = 110.0
     """Least grey level of the die body around a pip."""
     clear_tolerance: float = 0.35
@@ -742,6 +742,7 @@ def _unit_ring(n: int) -> NDArray[np.float64]:
 
 
 _RING = _unit_ring(12)
+_REGION_RING = _unit_ring(24)
 
 
 def _blob_to_pip(cfg: DiceConfig, grey: NDArray[np.uint8], blob: NDArray[np.uint8], x: int,
@@ -1119,9 +1120,6 @@ def _region_cov(cfg: DiceConfig, grey: NDArray[np.uint8], face: _Face
             cfg.region_offset * size):
         return None
     return np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / m["m00"]
-
-
-_REGION_RING = _unit_ring(24)
 
 
 def _pip_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) -> list[_Face]:
