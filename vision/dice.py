@@ -292,10 +292,12 @@ class DiceConfig:
     side_only_angle: float = 60.0
     """With a known board normal: a die found whose top face is more than this many degrees
     off the board, within ``side_only_reach`` die sizes of another die, is not reported: no
-    die's uppermost face leans more than 54.7 degrees (the angle between a cube's face and its
-    diagonal), so the face is a side face of the die beside it, found apart. Since the
-    thirty-ninth round: two extra cocked reports on the ten dice tuning sets, judged 75 and 82
-    degrees off the board, 0.84 and 0.7 die from a die. 90 turns it off."""
+    die's uppermost face leans more than 54.7 degrees (the angle between a face's normal and
+    the cube's long diagonal), so the face is a side face of the die beside it, found apart.
+    Since the thirty-ninth round: two extra cocked reports on the ten dice tuning sets, judged
+    75 and 82 degrees off the board, 0.84 and 0.7 die from a die, and one more on two further
+    fresh tuning sets read after the choice (``out/dtune77``, ``out/dtune78``). 90 turns it
+    off."""
     side_only_reach: float = 1.0
     """Die sizes (centre to centre) within which ``side_only_angle`` drops a face."""
     cocked_min_radius_board: float = 2.5
@@ -360,17 +362,6 @@ class DiceConfig:
     ``out/dtune40`` (the other two stay lost; one of them was 0.37 apart). On the eight dice
     tuning sets, with the board's normal, 0.35, 0.45 and 0.6 read 7, 8 and 6 dice more (0.45
     and 0.6 with two more extra dice); without it, 0.35 read 8 more."""
-    pair_far: float = 7.0
-    """Two lone pips at least this many pip radii apart make a two with shapes differing up to
-    ``pair_far_tolerance`` (``_pair_twos``). Since the thirty-ninth round: a two's pips lie on
-    the face's diagonal, 2 x sqrt(2) x 3 = 8.5 pip radii apart on the rendered dice, where
-    neighbouring pips of a larger face lie 6 or 4.2 apart; small far pips of a true two
-    differed in shape by 0.35-0.41 (fresh tuning sets ``out/dtune74``..``out/dtune76``, 7.0-9.0
-    radii apart), while the pairs a looser tolerance made wrongly lay 4.6-6.8 apart. inf
-    turns it off."""
-    pair_far_tolerance: float = 0.45
-    """Largest shape difference between two far lone pips (``pair_far``) for them to make a
-    two."""
     body_min: float = 110.0
     """Least grey level of the die body around a pip."""
     clear_tolerance: float = 0.35
@@ -1316,8 +1307,7 @@ def _pair_twos(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip],
             dist = math.hypot(b.x - a.x, b.y - a.y) / ((a.radius + b.radius) / 2)
             if not 2 * math.sqrt(2) * lo <= dist <= 2 * math.sqrt(2) * hi:
                 continue
-            if _shape_distance(a.cov, b.cov) > (cfg.pair_far_tolerance if dist >= cfg.pair_far
-                                                else cfg.pair_shape_tolerance):
+            if _shape_distance(a.cov, b.cov) > cfg.pair_shape_tolerance:
                 continue
             if not _lit_alike(cfg, a, b):
                 continue
