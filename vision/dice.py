@@ -291,9 +291,10 @@ class DiceConfig:
     """With a known board normal: a top face this many degrees off it is cocked."""
     side_only_angle: float = 60.0
     """With a known board normal: a die found whose top face is more than this many degrees
-    off the board, within ``side_only_reach`` die sizes of another die, is not reported: no
-    die's uppermost face leans more than 54.7 degrees (the angle between a face's normal and
-    the cube's long diagonal), so the face is a side face of the die beside it, found apart.
+    off the board, within ``side_only_reach`` die sizes of a die not so judged, is not
+    reported: no die's uppermost face leans more than 54.7 degrees (the angle between a face's
+    normal and the cube's long diagonal), so the face is a side face of the die beside it,
+    found apart.
     Since the thirty-ninth round: two extra cocked reports on the ten dice tuning sets, judged
     75 and 82 degrees off the board, 0.84 and 0.7 die from a die, and one more on two further
     fresh tuning sets read after the choice (``out/dtune77``, ``out/dtune78``). 90 turns it
@@ -2078,8 +2079,9 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
         size_in = cfg.size_per_radius * top.radius / scale
         if tilts.get(k, 0.0) > cfg.side_only_angle and board is not None and any(
                 math.dist(top.center, t[0].center) < cfg.side_only_reach * cfg.size_per_radius
-                * max(top.radius, t[0].radius) for j, t in enumerate(tops) if j != k):
-            continue
+                * max(top.radius, t[0].radius) for j, t in enumerate(tops)
+                if j != k and tilts.get(j, 0.0) <= cfg.side_only_angle):
+            continue  # the side face of the die beside it (two such faces drop neither)
         cx, cy = top.center[0] / scale, top.center[1] / scale
         confidence = float(np.clip(1.0 - top.misfit / (2 * cfg.pattern_tolerance), 0.0, 1.0))
         confidence *= float(np.clip(0.5 + lead / (2 * cfg.side_ratio_gap), 0.0, 1.0))

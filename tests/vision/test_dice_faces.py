@@ -1087,3 +1087,14 @@ def test_a_face_leaning_more_than_a_die_can_beside_a_die_is_its_side_face(
     if int(cv2.__version__.split(".")[0]) >= 5:
         undone = read_dice(dataclasses.replace(cfg, side_only_angle=90.0), img).dice
         assert any(d.reason == "cocked" and math.dist(d.center, side) < 4 for d in undone)
+
+
+def test_a_steep_face_is_no_die_for_another_s_side_face() -> None:
+    # 75099 (dtune75) with side_only_angle lowered below both the one's judged tilt (5
+    # degrees) and its side face's (82): neither can be a die's top, so neither is dropped
+    # as the other's side face
+    img, _, normal = _tuning_frame_jpeg(75099)
+    cfg = DiceConfig(board_normal=normal, side_only_angle=3.0)
+    got = read_dice(cfg, img).dice
+    assert any(d.value == 1 for d in got)
+    assert any(d.reason == "cocked" and math.dist(d.center, (408, 34)) < 4 for d in got)
