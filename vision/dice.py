@@ -294,11 +294,10 @@ class DiceConfig:
     off the board, within ``side_only_reach`` die sizes of a die not so judged, is not
     reported: no die's uppermost face leans more than 54.7 degrees (the angle between a face's
     normal and the cube's long diagonal), so the face is a side face of the die beside it,
-    found apart.
-    Since the thirty-ninth round: two extra cocked reports on the ten dice tuning sets, judged
-    75 and 82 degrees off the board, 0.84 and 0.7 die from a die, and one more on two further
-    fresh tuning sets read after the choice (``out/dtune77``, ``out/dtune78``). 90 turns it
-    off."""
+    found apart. Since the thirty-ninth round: two extra cocked reports on the ten dice tuning
+    sets, judged 75 and 82 degrees off the board, 0.84 and 0.7 die from a die, and one more on
+    two further fresh tuning sets read after the choice (``out/dtune77``, ``out/dtune78``). 90
+    turns it off."""
     side_only_reach: float = 1.0
     """Die sizes (centre to centre) within which ``side_only_angle`` drops a face."""
     cocked_min_radius_board: float = 2.5
