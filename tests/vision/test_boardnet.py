@@ -94,7 +94,7 @@ def test_the_net_undoes_a_cocked_call_only_as_sure_as_told(
     assert [(d.value, d.reason) for d in kept] == [(None, "cocked"), (5, None)]
 
 
-def test_with_the_board_normal_the_net_undoes_a_cocked_call_only_when_very_sure(
+def test_with_the_board_normal_the_net_never_undoes_a_cocked_call(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from tablier.vision import dice as dice_mod
 
@@ -115,8 +115,11 @@ def test_with_the_board_normal_the_net_undoes_a_cocked_call_only_when_very_sure(
     monkeypatch.setattr(dicenet, "classify", five(0.95))
     assert [d.reason for d in dice_mod._second_opinion(board, grey, [cocked])] == ["cocked"]
     assert [d.value for d in dice_mod._second_opinion(loose, grey, [cocked])] == [5]
-    monkeypatch.setattr(dicenet, "classify", five(0.995))
-    assert [d.value for d in dice_mod._second_opinion(board, grey, [cocked])] == [5]
+    monkeypatch.setattr(dicenet, "classify", five(1.0))
+    assert [d.reason for d in dice_mod._second_opinion(board, grey, [cocked])] == ["cocked"]
+    # The setting still holds when given.
+    sure = dataclasses.replace(board, net_uncock_board=0.99)
+    assert [d.value for d in dice_mod._second_opinion(sure, grey, [cocked])] == [5]
 
 
 def test_the_net_calls_a_die_cocked_from_its_cocked_threshold(

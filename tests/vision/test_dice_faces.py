@@ -1098,3 +1098,19 @@ def test_a_steep_face_is_no_die_for_another_s_side_face() -> None:
     got = read_dice(cfg, img).dice
     assert any(d.value == 1 for d in got)
     assert any(d.reason == "cocked" and math.dist(d.center, (408, 34)) < 4 for d in got)
+
+
+@pytest.mark.parametrize("seed", [70629, 74644, 77275, 77549])
+def test_with_the_board_normal_a_die_judged_cocked_stays_cocked_however_sure_the_net(
+        seed: int) -> None:
+    # Frames of tablier dice's tuning sets (dtune70, dtune74, dtune77): a cocked die the
+    # rules judge 19-23 degrees off the board, whose crop the net reads as a value at least
+    # 0.99 sure (``net_uncock_board``).
+    img, truths, normal = _tuning_frame_jpeg(seed)
+    (cocked,) = [t for t in truths if t.reason == "cocked"]
+    cfg = DiceConfig(board_normal=normal)
+    for c, reason in ((cfg, "cocked"), (dataclasses.replace(cfg, net_uncock_board=0.99), None)):
+        (got,) = [d for d in read_dice(c, img).dice
+                  if math.dist(d.center, cocked.center) < 0.6 * cocked.size]
+        assert got.reason == reason
+        assert got.tilt is not None and got.tilt > 17
