@@ -10,7 +10,8 @@ Two kinds of set are read:
 Matching rule: a die the reader reports matches a true die when its centre lies inside the
 true die's box grown by a quarter of the box's longer side on every side (for the real set
 the box is the label, which encloses the top face's pips; for rendered frames, the projected
-top face). Each true die takes the nearest unclaimed report. A true die is read correctly
+top face), or, on rendered frames, on the die's body as seen (its outline: a cocked die's
+uppermost face may be seen nearly edge on). Each true die takes the nearest unclaimed report. A true die is read correctly
 when its matched report has the same value; a true bad throw (value None) is read correctly
 when the report's value is None too. A true die with no report is *missed*, a report with no
 true die is *extra*; both are errors. Per-die accuracy = correct / (true dice + extra).
@@ -58,6 +59,9 @@ class TrueDie:
     """Why ``value`` is None (rendered sets only)."""
     optional: bool = False
     """True when the die's top face cannot be seen (its centre is outside the frame)."""
+    body: tuple[tuple[float, float], ...] = ()
+    """The die's outline as seen, in image pixels (rendered sets only; empty when unknown):
+    a report centred on the die's body matches it too."""
 
 
 @dataclass(frozen=True)
@@ -162,7 +166,8 @@ def load_rendered_set(folder: Path) -> list[Sample]:
                 ox = np.clip([p[0] for p in die["outline"]], 0, width - 1)
                 oy = np.clip([p[1] for p in die["outline"]], 0, height - 1)
                 box = (float(ox.min()), float(oy.min()), float(ox.max()), float(oy.max()))
-            truth.append(TrueDie(die["value"], box, die["reason"], optional))
+            body = tuple((float(x), float(y)) for x, y in die.get("outline") or ())
+            truth.append(TrueDie(die["value"], box, die["reason"], optional, body))
         name = str(frame["image"]).rsplit(".", 1)[0]
         normal = frame.get("board_normal")
         samples.append(Sample(name, folder / frame["image"], tuple(truth),
@@ -170,15 +175,27 @@ def load_rendered_set(folder: Path) -> list[Sample]:
     return samples
 
 
+def _inside(x: float, y: float, outline: Sequence[tuple[float, float]]) -> bool:
+    """Whether a point lies inside a polygon (even-odd rule; False for fewer than 3 points)."""
+    inside = False
+    for (ax, ay), (bx, by) in zip(outline, [*outline[1:], *outline[:1]], strict=True):
+        if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
+            inside = not inside
+    return inside and len(outline) >= 3
+
+
 def nearest_report(box: tuple[float, float, float, float], found: Sequence[Die],
-                   claimed: Container[int]) -> int | None:
+                   claimed: Container[int],
+                   body: Sequence[tuple[float, float]] = ()) -> int | None:
     """The matching rule: the unclaimed report nearest the box's centre, among those whose
-    centre lies inside the box grown by ``GROW`` times its longer side on every side.
+    centre lies inside the box grown by ``GROW`` times its longer side on every side, or on
+    the die's body as seen.
 
     Args:
         box: a true die's (x0, y0, x1, y1).
         found: the reports.
         claimed: indices of reports already matched.
+        body: the die's outline as seen (empty when unknown).
 
     Returns:
         The index in ``found``, or None.
@@ -194,7 +211,7 @@ def nearest_report(box: tuple[float, float, float, float], found: Sequence[Die],
         if k in claimed:
             continue
         x, y = d.center
-        if x0 - grow <= x <= x1 + grow and y0 - grow <= y <= y1 + grow:
+        if (x0 - grow <= x <= x1 + grow and y0 - grow <= y <= y1 + grow) or _inside(x, y, body):
             dist = math.hypot(x - tcx, y - tcy)
             if best is None or dist < best[0]:
                 best = (dist, k)
@@ -222,7 +239,7 @@ def score_image(truth: Sequence[TrueDie], found: Sequence[Die]) -> tuple[int, in
     for t in sorted(truth, key=lambda t: t.optional):
         x0, y0, x1, y1 = t.box
         tcx, tcy = (x0 + x1) / 2, (y0 + y1) / 2
-        best = nearest_report(t.box, found, claimed)
+        best = nearest_report(t.box, found, claimed, t.body)
         if best is None:
             if not t.optional:
                 counted += 1

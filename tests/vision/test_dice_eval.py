@@ -1,7 +1,9 @@
-"""The matching rule of ``tablier.vision.dice_eval`` for dice cut by the picture's border."""
+"""The matching rule of ``tablier.vision.dice_eval``: dice cut by the picture's border,
+reports on a die's body."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -54,3 +56,22 @@ def test_a_die_outside_takes_only_the_reports_left_over(tmp_path: Path) -> None:
     # quarter of 38 px reaches x 452.5): the 1 is matched first, so it is neither missed nor
     # taken by the die it is not.
     assert score_image(sample.truth, [_die(454.0, 1)])[:5] == (1, 1, 0, 0, 0)
+
+
+def test_a_report_on_a_die_s_body_matches_it(tmp_path: Path) -> None:
+    # A cocked die whose uppermost face is seen nearly edge on (a strip 4 px high at the top
+    # of its outline): a cocked report in the middle of its body is of that die.
+    cocked = {"value": None, "top_value": 4, "reason": "cocked", "center": [115.0, 102.0],
+              "size": 30.0, "tilt": 35.0,
+              "top_face": [[100.0, 100.0], [130.0, 100.0], [130.0, 104.0], [100.0, 104.0]],
+              "outline": [[95.0, 98.0], [135.0, 98.0], [135.0, 140.0], [95.0, 140.0]],
+              "pips": [[110.0, 102.0]]}
+    data = {"width": 480, "height": 360, "frames": [{"image": "f.jpg", "dice": [cocked]}]}
+    (tmp_path / "truth.json").write_text(json.dumps(data))
+    (sample,) = load_rendered_set(tmp_path)
+    on_body = Die(value=None, center=(115.0, 130.0), size=30.0, confidence=0.9,
+                  reason="cocked")
+    assert score_image(sample.truth, [on_body])[:5] == (1, 1, 0, 0, 0)
+    # off its body and off the grown box of its top face: another thing
+    off = dataclasses.replace(on_body, center=(140.0, 130.0))
+    assert score_image(sample.truth, [off])[:5] == (1, 0, 0, 1, 1)
