@@ -289,15 +289,18 @@ class DiceConfig:
     either sign), from a calibration; when None the dice are compared with each other."""
     cocked_angle_board: float = 17.0
     """With a known board normal: a top face this many degrees off it is cocked."""
-    side_only_angle: float = 60.0
+    side_only_angle: float = 40.0
     """With a known board normal: a die found whose top face is more than this many degrees
-    off the board, within ``side_only_reach`` die sizes of a die not so judged, is not
-    reported: no die's uppermost face leans more than 54.7 degrees (the angle between a face's
-    normal and the cube's long diagonal), so the face is a side face of the die beside it,
-    found apart. Since the thirty-ninth round: two extra cocked reports on the ten dice tuning
-    sets, judged 75 and 82 degrees off the board, 0.84 and 0.7 die from a die, and one more on
-    two further fresh tuning sets read after the choice (``out/dtune77``, ``out/dtune78``). 90
-    turns it off."""
+    off the board, within ``side_only_reach`` die sizes of a die judged less off it, is not
+    reported: it is a side face of that die, found apart (``_side_faces_dropped``). No die's
+    uppermost face leans more than 54.7 degrees (the angle between a face's normal and the
+    cube's long diagonal), and two dice lying, even touching, are a die size apart or more.
+    60 since the thirty-ninth round (two extra cocked reports on the ten dice tuning sets,
+    judged 75 and 82 degrees off the board, 0.84 and 0.7 die from a die). 40 since the
+    forty-first round, when the die beside need only lean less (before: no more than this
+    angle) and near is by the top faces' or the reported centres: on the fourteen dice tuning
+    sets eleven extra cocked reports 42-55 degrees off the board beside their own die went,
+    none lost (30 read one more). 90 turns it off."""
     side_only_reach: float = 1.0
     """Die sizes (centre to centre) within which ``side_only_angle`` drops a face."""
     cocked_min_radius_board: float = 2.5
@@ -2075,14 +2078,10 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
     odd, tilts = _odd_tops(cfg, [t[0] for t in tops], [t[2] for t in tops], image_size, scale,
                            [t[3] for t in tops], dames)
     dice: list[Die] = []
+    seen: list[tuple[float, float]] = []
     w, h = image_size
     for k, (top, lead, group, _) in enumerate(tops):
         size_in = cfg.size_per_radius * top.radius / scale
-        if tilts.get(k, 0.0) > cfg.side_only_angle and board is not None and any(
-                math.dist(top.center, t[0].center) < cfg.side_only_reach * cfg.size_per_radius
-                * max(top.radius, t[0].radius) for j, t in enumerate(tops)
-                if j != k and tilts.get(j, 0.0) <= cfg.side_only_angle):
-            continue  # the side face of the die beside it (two such faces drop neither)
         cx, cy = top.center[0] / scale, top.center[1] / scale
         confidence = float(np.clip(1.0 - top.misfit / (2 * cfg.pattern_tolerance), 0.0, 1.0))
         confidence *= float(np.clip(0.5 + lead / (2 * cfg.side_ratio_gap), 0.0, 1.0))
@@ -2106,8 +2105,39 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
         dice.append(Die(value=None if reason else top.value, center=(cx, cy), size=size_in,
                         confidence=round(confidence, 3), reason=reason,
                         tilt=None if tilt is None else round(tilt, 1)))
+        seen.append((top.center[0] / scale, top.center[1] / scale))
+    if board is not None:
+        dice = _side_faces_dropped(cfg, dice, seen)
     dice.sort(key=lambda d: (d.center[0], d.center[1]))
     return dice
+
+
+def _side_faces_dropped(cfg: DiceConfig, dice: Sequence[Die],
+                        tops: Sequence[tuple[float, float]]) -> list[Die]:
+    """The dice found, less those that are a side face of a die beside them (``side_only_angle``).
+
+    Args:
+        cfg: the tuned values.
+        dice: the dice found, each with the tilt judged against the board's normal.
+        tops: the centre of each die's top face (image pixels), in the order of ``dice``.
+
+    Returns:
+        The dice kept, in their order.
+
+    Raises:
+        Nothing.
+    """
+    def tilt(d: Die) -> float:
+        return 0.0 if d.tilt is None else d.tilt
+
+    def near(k: int, j: int) -> bool:
+        # NOTE: by either centre: a leaning die's reported centre is the middle of its faces
+        # seen, and its size is told by one face; both are rough.
+        apart = min(math.dist(dice[k].center, dice[j].center), math.dist(tops[k], tops[j]))
+        return apart < cfg.side_only_reach * max(dice[k].size, dice[j].size)
+
+    return [d for k, d in enumerate(dice) if not (tilt(d) > cfg.side_only_angle and any(
+        tilt(o) < tilt(d) and near(k, j) for j, o in enumerate(dice) if j != k))]
 
 
 def _median_radius(cfg: DiceConfig, pips: Sequence[_Pip]) -> float:

@@ -1074,11 +1074,16 @@ def test_the_square_of_a_face_gives_its_foreshortening() -> None:
 @pytest.mark.parametrize(("seed", "side"), [
     (71657, (326, 322)),  # judged 75 degrees off the board, 0.84 die from a die
     (75099, (408, 34)),  # 82 degrees, beside a one
+    (74806, (411, 322)),  # 52 degrees, beside a flat four
+    (78222, (254, 167)),  # 43 degrees, beside a flat two
+    (78930, (121, 95)),  # 52 degrees, beside its die judged 24 (near by the middle of faces)
+    (10254, (433, 276)),  # 48 degrees, beside its die judged 30 (near by the top faces)
 ])
 def test_a_face_leaning_more_than_a_die_can_beside_a_die_is_its_side_face(
         seed: int, side: tuple[int, int]) -> None:
-    # Frames of tablier dice's tuning sets (dtune71, dtune75): a side face found apart from
-    # its die and reported as a cocked die of its own (``side_only_angle``).
+    # Frames of tablier dice's tuning sets (dtune71, dtune75, dtune74, dtune78, tune_big): a
+    # side face found apart from its die and reported as a cocked die of its own
+    # (``side_only_angle``).
     img, truths, normal = _tuning_frame_jpeg(seed)
     cfg = DiceConfig(board_normal=normal)
     got = read_dice(cfg, img).dice
@@ -1089,15 +1094,40 @@ def test_a_face_leaning_more_than_a_die_can_beside_a_die_is_its_side_face(
         assert any(d.reason == "cocked" and math.dist(d.center, side) < 4 for d in undone)
 
 
-def test_a_steep_face_is_no_die_for_another_s_side_face() -> None:
+def test_of_two_steep_faces_side_by_side_the_less_steep_stays() -> None:
     # 75099 (dtune75) with side_only_angle lowered below both the one's judged tilt (5
-    # degrees) and its side face's (82): neither can be a die's top, so neither is dropped
-    # as the other's side face
+    # degrees) and its side face's (82): the side face is dropped, the one stays
     img, _, normal = _tuning_frame_jpeg(75099)
     cfg = DiceConfig(board_normal=normal, side_only_angle=3.0)
     got = read_dice(cfg, img).dice
     assert any(d.value == 1 for d in got)
-    assert any(d.reason == "cocked" and math.dist(d.center, (408, 34)) < 4 for d in got)
+    assert not any(math.dist(d.center, (408, 34)) < 4 for d in got)
+
+
+def _judged(x: float, tilt: float, size: float = 30.0) -> dice.Die:
+    return dice.Die(value=None, center=(x, 100.0), size=size, confidence=0.6,
+                    reason="cocked", tilt=tilt)
+
+
+def test_side_faces_dropped_by_either_centre_and_only_beside_a_less_steep_die() -> None:
+    cfg = DiceConfig(side_only_angle=40.0, side_only_reach=1.0)
+    tops = [(100.0, 100.0), (140.0, 100.0)]
+    # reported 20 px apart (within 30): the steeper goes, whichever comes first
+    assert dice._side_faces_dropped(cfg, [_judged(100, 50), _judged(120, 30)], tops) == [
+        _judged(120, 30)]
+    assert dice._side_faces_dropped(cfg, [_judged(120, 30), _judged(100, 50)], tops[::-1]) == [
+        _judged(120, 30)]
+    # reported 40 px apart but their top faces 20: one die still
+    assert dice._side_faces_dropped(cfg, [_judged(100, 50), _judged(140, 30)],
+                                    [(100.0, 100.0), (120.0, 100.0)]) == [_judged(140, 30)]
+    # apart by both: two dice
+    both = [_judged(100, 50), _judged(140, 30)]
+    assert dice._side_faces_dropped(cfg, both, tops) == both
+    # not steeper than the angle, or not steeper than the die beside: kept
+    low = [_judged(100, 39), _judged(120, 30)]
+    assert dice._side_faces_dropped(cfg, low, tops) == low
+    tie = [_judged(100, 50), _judged(120, 50)]
+    assert dice._side_faces_dropped(cfg, tie, tops) == tie
 
 
 @pytest.mark.parametrize("seed", [70629, 74644, 77275, 77549])
