@@ -635,9 +635,10 @@ def test_tuning_frames_read_right_only_with_the_twenty_third_round_s_settings(
         assert any(math.dist((x, y), t.center) < 0.5 * t.size
                    and (t.value, t.reason) == (value, reason) for t in truths)
     # (Since the thirty-seventh round the one of 40605 is also kept by its square's tilt,
-    # ``region_faces``: the setting is undone as it was chosen, without that.)
-    undone = _read_at(read_dice(dataclasses.replace(cfg, region_faces=(), **{setting: off}),
-                                img).dice)
+    # ``region_faces``, and since the forty-first the six of 40007 is found whole at first
+    # sight, ``body_min`` 80: the setting is undone as it was chosen, without those.)
+    undone = _read_at(read_dice(dataclasses.replace(cfg, region_faces=(), body_min=110.0,
+                                                    **{setting: off}), img).dice)
     if lost is None:
         assert len(undone) == len(got) + 1 and set(got) < set(undone)
     else:
@@ -997,9 +998,11 @@ def test_a_darker_face_on_the_camera_s_side_of_a_die_is_its_side_face(
         assert any(math.dist((x, y), t.center) < 0.5 * t.size
                    and (t.value, t.reason) == (value, reason) for t in truths)
     # OpenCV 4 draws these frames a little otherwise: six of the ten are then read right
-    # with the setting undone too (CI's second pass; its first runs OpenCV 5).
+    # with the setting undone too (CI's second pass; its first runs OpenCV 5). The setting is
+    # undone as it was chosen, with ``body_min`` 110 (80 since the forty-first round finds
+    # more of the side faces' pips, and 70140 and 30108 are then read right without it).
     if int(cv2.__version__.split(".")[0]) >= 5:
-        undone = read_dice(dataclasses.replace(cfg, **undo), img).dice
+        undone = read_dice(dataclasses.replace(cfg, body_min=110.0, **undo), img).dice
         assert any(math.dist(d.center, side) < 4 for d in undone)
 
 
@@ -1090,7 +1093,10 @@ def test_a_face_leaning_more_than_a_die_can_beside_a_die_is_its_side_face(
     assert len(got) == len(truths)
     assert not any(math.dist(d.center, side) < 4 for d in got)
     if int(cv2.__version__.split(".")[0]) >= 5:
-        undone = read_dice(dataclasses.replace(cfg, side_only_angle=90.0), img).dice
+        # (body_min as before the forty-first round: with 80 the side face of 10254 joins
+        # its die anyway)
+        undone = read_dice(dataclasses.replace(cfg, side_only_angle=90.0, body_min=110.0),
+                           img).dice
         assert any(d.reason == "cocked" and math.dist(d.center, side) < 4 for d in undone)
 
 
@@ -1130,6 +1136,28 @@ def test_side_faces_dropped_by_either_centre_and_only_beside_a_less_steep_die() 
     assert dice._side_faces_dropped(cfg, tie, tops) == tie
 
 
+@pytest.mark.parametrize(("seed", "at", "value"), [
+    (74186, (416, 263), None),  # a cocked die in dim light, its body about 100 grey
+    (75736, (155, 268), None),
+    (70557, (63, 261), None),
+    (80672, (201, 216), 2),  # a two, lying flat
+    (74266, (413, 103), 6),
+])
+def test_a_die_in_dim_light_is_found(seed: int, at: tuple[int, int], value: int | None) -> None:
+    # Frames of tablier dice's tuning sets (dtune74, dtune75, dtune70, dtune80): a die whose
+    # body round its pips is darker than 110 grey, its pips 90 grey darker still; with
+    # ``body_min`` 110 its pips were no pips and the die was missed.
+    img, truths, normal = _tuning_frame_jpeg(seed)
+    (truth,) = [t for t in truths if math.dist(t.center, at) < 20]
+    assert truth.value == value
+    cfg = DiceConfig(board_normal=normal)
+    got = [d for d in read_dice(cfg, img).dice if math.dist(d.center, truth.center) < truth.size]
+    assert [d.value for d in got] == [value]
+    assert value is not None or got[0].reason == "cocked"
+    old = read_dice(dataclasses.replace(cfg, body_min=110.0), img).dice
+    assert not any(math.dist(d.center, truth.center) < truth.size for d in old)
+
+
 @pytest.mark.parametrize("seed", [70629, 74644, 77275, 77549])
 def test_with_the_board_normal_a_die_judged_cocked_stays_cocked_however_sure_the_net(
         seed: int) -> None:
@@ -1139,7 +1167,10 @@ def test_with_the_board_normal_a_die_judged_cocked_stays_cocked_however_sure_the
     img, truths, normal = _tuning_frame_jpeg(seed)
     (cocked,) = [t for t in truths if t.reason == "cocked"]
     cfg = DiceConfig(board_normal=normal)
-    for c, reason in ((cfg, "cocked"), (dataclasses.replace(cfg, net_uncock_board=0.99), None)):
+    # (the net's 0.99 is undone with ``body_min`` as it was then, 110: with 80 the crop of
+    # 74644 is found a little otherwise and the net is less sure)
+    for c, reason in ((cfg, "cocked"),
+                      (dataclasses.replace(cfg, net_uncock_board=0.99, body_min=110.0), None)):
         (got,) = [d for d in read_dice(c, img).dice
                   if math.dist(d.center, cocked.center) < 0.6 * cocked.size]
         assert got.reason == reason
