@@ -1138,13 +1138,12 @@ def test_side_faces_dropped_by_either_centre_and_only_beside_a_less_steep_die() 
 
 @pytest.mark.parametrize(("seed", "at", "value"), [
     (74186, (416, 263), None),  # a cocked die in dim light, its body about 100 grey
-    (75736, (155, 268), None),
-    (70557, (63, 261), None),
+    (70557, (63, 261), None),  # (75736, alike with OpenCV 5, is found with 110 with 4)
     (80672, (201, 216), 2),  # a two, lying flat
     (74266, (413, 103), 6),
 ])
 def test_a_die_in_dim_light_is_found(seed: int, at: tuple[int, int], value: int | None) -> None:
-    # Frames of tablier dice's tuning sets (dtune74, dtune75, dtune70, dtune80): a die whose
+    # Frames of tablier dice's tuning sets (dtune74, dtune70, dtune80): a die whose
     # body round its pips is darker than 110 grey, its pips 90 grey darker still; with
     # ``body_min`` 110 its pips were no pips and the die was missed.
     img, truths, normal = _tuning_frame_jpeg(seed)
