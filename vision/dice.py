@@ -2085,7 +2085,7 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
     odd, tilts = _odd_tops(cfg, [t[0] for t in tops], [t[2] for t in tops], image_size, scale,
                            [t[3] for t in tops], dames)
     dice: list[Die] = []
-    seen: list[tuple[float, float]] = []
+    top_at: list[tuple[float, float]] = []
     w, h = image_size
     for k, (top, lead, group, _) in enumerate(tops):
         size_in = cfg.size_per_radius * top.radius / scale
@@ -2112,9 +2112,9 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
         dice.append(Die(value=None if reason else top.value, center=(cx, cy), size=size_in,
                         confidence=round(confidence, 3), reason=reason,
                         tilt=None if tilt is None else round(tilt, 1)))
-        seen.append((top.center[0] / scale, top.center[1] / scale))
+        top_at.append((top.center[0] / scale, top.center[1] / scale))
     if board is not None:
-        dice = _side_faces_dropped(cfg, dice, seen)
+        dice = _side_faces_dropped(cfg, dice, top_at)
     dice.sort(key=lambda d: (d.center[0], d.center[1]))
     return dice
 
