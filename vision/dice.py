@@ -2121,7 +2121,8 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
 
 def _side_faces_dropped(cfg: DiceConfig, dice: Sequence[Die],
                         tops: Sequence[tuple[float, float]]) -> list[Die]:
-    """The dice found, less those that are a side face of a die beside them (``side_only_angle``).
+    """The dice found, less those that are a side face of a die beside them
+    (``side_only_angle``).
 
     Args:
         cfg: the tuned values.

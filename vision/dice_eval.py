@@ -11,10 +11,11 @@ Matching rule: a die the reader reports matches a true die when its centre lies 
 true die's box grown by a quarter of the box's longer side on every side (for the real set
 the box is the label, which encloses the top face's pips; for rendered frames, the projected
 top face), or, on rendered frames, on the die's body as seen (its outline: a cocked die's
-uppermost face may be seen nearly edge on). Each true die takes the nearest unclaimed report. A true die is read correctly
-when its matched report has the same value; a true bad throw (value None) is read correctly
-when the report's value is None too. A true die with no report is *missed*, a report with no
-true die is *extra*; both are errors. Per-die accuracy = correct / (true dice + extra).
+uppermost face may be seen nearly edge on). Each true die takes the nearest unclaimed report.
+A true die is read correctly when its matched report has the same value; a true bad throw
+(value None) is read correctly when the report's value is None too. A true die with no report
+is *missed*, a report with no true die is *extra*; both are errors. Per-die accuracy =
+correct / (true dice + extra).
 A rendered die whose top-face centre is outside the frame cannot be read: it is not counted
 unless the reader reports it, and its box is then the part of its body in the frame. A rendered
 die is a bad throw "out_of_view" when a pip of its top face is cut by the border (not when
