@@ -1110,8 +1110,8 @@ def test_of_two_steep_faces_side_by_side_the_less_steep_stays() -> None:
     assert not any(math.dist(d.center, (408, 34)) < 4 for d in got)
 
 
-def _judged(x: float, tilt: float, size: float = 30.0) -> dice.Die:
-    return dice.Die(value=None, center=(x, 100.0), size=size, confidence=0.6,
+def _judged(x: float, tilt: float) -> dice.Die:
+    return dice.Die(value=None, center=(x, 100.0), size=30.0, confidence=0.6,
                     reason="cocked", tilt=tilt)
 
 
@@ -1144,7 +1144,7 @@ def test_side_faces_dropped_by_either_centre_and_only_beside_a_less_steep_die() 
 ])
 def test_a_die_in_dim_light_is_found(seed: int, at: tuple[int, int], value: int | None) -> None:
     # Frames of tablier dice's tuning sets (dtune74, dtune70, dtune80): a die whose
-    # body round its pips is darker than 110 grey, its pips 90 grey darker still; with
+    # body round its pips is darker than 110 grey (74186: about 100, its pips 90 darker); with
     # ``body_min`` 110 its pips were no pips and the die was missed.
     img, truths, normal = _tuning_frame_jpeg(seed)
     (truth,) = [t for t in truths if math.dist(t.center, at) < 20]
