@@ -2089,7 +2089,8 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
     w, h = image_size
     for k, (top, lead, group, _) in enumerate(tops):
         size_in = cfg.size_per_radius * top.radius / scale
-        cx, cy = top.center[0] / scale, top.center[1] / scale
+        at = (top.center[0] / scale, top.center[1] / scale)
+        cx, cy = at
         confidence = float(np.clip(1.0 - top.misfit / (2 * cfg.pattern_tolerance), 0.0, 1.0))
         confidence *= float(np.clip(0.5 + lead / (2 * cfg.side_ratio_gap), 0.0, 1.0))
         reason: str | None = None
@@ -2112,7 +2113,7 @@ def _dice_from_faces(cfg: DiceConfig, faces: Sequence[_Face], scale: float,
         dice.append(Die(value=None if reason else top.value, center=(cx, cy), size=size_in,
                         confidence=round(confidence, 3), reason=reason,
                         tilt=None if tilt is None else round(tilt, 1)))
-        top_at.append((top.center[0] / scale, top.center[1] / scale))
+        top_at.append(at)
     if board is not None:
         dice = _side_faces_dropped(cfg, dice, top_at)
     dice.sort(key=lambda d: (d.center[0], d.center[1]))

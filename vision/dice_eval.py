@@ -40,6 +40,7 @@ from collections.abc import Container, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 from tablier.vision.dice import DiceConfig, Die, load_image, read_dice
 
@@ -177,12 +178,11 @@ def load_rendered_set(folder: Path) -> list[Sample]:
 
 
 def _inside(x: float, y: float, outline: Sequence[tuple[float, float]]) -> bool:
-    """Whether a point lies inside a polygon (even-odd rule; False for fewer than 3 points)."""
-    inside = False
-    for (ax, ay), (bx, by) in zip(outline, [*outline[1:], *outline[:1]], strict=True):
-        if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
-            inside = not inside
-    return inside and len(outline) >= 3
+    """Whether a point lies on a polygon (False for fewer than 3 points), as
+    ``vision.evaluate`` matches a die by its outline."""
+    if len(outline) < 3:
+        return False
+    return cv2.pointPolygonTest(np.asarray(outline, np.float32), (x, y), False) >= 0
 
 
 def nearest_report(box: tuple[float, float, float, float], found: Sequence[Die],
