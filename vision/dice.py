@@ -404,6 +404,18 @@ class DiceConfig:
     is kept only when each of its faces has four pips or more (two dice side by side; a
     cocked die's top and side faces leave twos and threes) and no pip left over lies within
     a face."""
+    pair_depth_ratio: float = 0.6
+    """Two lone pips make a two only when the shallower is at least this share of the deeper
+    (depth against the body round each, as ``depth_ratio``). Since the forty-second round: a
+    flat one's pip paired with a pale pip on the side face beside it, across the face's
+    edge, and the die was read as a two or judged cocked (tuning 74674, 78354). Chosen on the
+    fourteen dice tuning sets: 0.6 and 0.7 two dice more right, 0.8 one."""
+    two_radius_ratio: float = 1.45
+    """A two's pips lie on one flat face, as far from the camera: the larger may be at most
+    this many times the smaller's radius. Since the forty-second round: a one's pip linked
+    to a side face's pip run into the dark of the die's edge (a larger blob) made a two
+    (tuning 72058, 79104, 30713, 40024). Chosen on the fourteen dice tuning sets: 1.3 ten
+    dice more right and nine less, 1.4 five and one, 1.45 four and none, 1.5 three."""
     complete_depth: float = 0.5
     """A two, three or four whose missing pips (the other corners of a four or five, the
     middle pips of a six; a two may be a four's side) all show where the pattern puts them
@@ -413,6 +425,11 @@ class DiceConfig:
     1024x768 a four whose pips on one side were blurred out of shape, faint on a dark dame
     or beside the other die read as a two (tuning 5108, 5110). Chosen on tuning 5108-5114:
     0.35 and 0.5 read alike, 0.8 one die fewer. inf turns it off."""
+    complete_six_row: bool = True
+    """A three may be one row of a six whose other row was lost (blur ran its pips together,
+    or they were too faint): its other row is looked for as a two's other side is. Since the
+    forty-second round: on the fourteen dice tuning sets six more dice right (four sixes read
+    as threes, two judged cocked), none less; without the board's normal five."""
     net: bool = True
     """Ask the learned second opinion (:mod:`tablier.vision.dicenet`) about every die found
     (not those already out of view); False reads with the hand-written rules alone."""
@@ -1027,6 +1044,9 @@ def _fit_face(pips: Sequence[_Pip], members: Sequence[int], cfg: DiceConfig) -> 
         return None
     xy = np.array([[pips[i].x, pips[i].y] for i in members])
     cov = np.mean([pips[i].cov for i in members], axis=0)
+    if value == 2 and max(pips[i].radius for i in members) > cfg.two_radius_ratio * min(
+            pips[i].radius for i in members):
+        return None
     if value == 2 and _pip_between(pips, members[0], members[1]):
         # NOTE: a side face's three seen at a slant, its middle pip too flat to link to its
         # ends, is no two (the tuning boards: it outranked the one on top of its die).
@@ -1178,7 +1198,7 @@ def _pip_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) -
     return _complete_faces(cfg, grey, pips, faces) if cfg.complete_depth < math.inf else faces
 
 
-def _missing_places(face: _Face, pips: Sequence[_Pip]
+def _missing_places(face: _Face, pips: Sequence[_Pip], six_row: bool = True
                     ) -> list[tuple[int, NDArray[np.float64]]]:
     """Where the pips a face lacks of each larger face holding it would lie, as (value,
     places) options: the face's pattern is drawn square in its pips' whitened frame."""
@@ -1192,11 +1212,10 @@ def _missing_places(face: _Face, pips: Sequence[_Pip]
         half = (far[1] - far[0]) / 2
         turned = np.array([-half[1], half[0]])
         out.append((face.value + 2, np.array([c + turned, c - turned])))
-        if face.value == 2:
-            # ... or a side of a four that lost the other side's pips
-            for sign in (1.0, -1.0):
-                out.append((4, np.array([far[0] + 2 * sign * turned,
-                                         far[1] + 2 * sign * turned])))
+        # ... or a side of a four (a row of a six) that lost the other side's pips
+        for sign in (1.0, -1.0) if face.value == 2 or six_row else ():
+            row = [far[0], far[1]] if face.value == 2 else [far[0], c, far[1]]
+            out.append((2 * face.value, np.array([p + 2 * sign * turned for p in row])))
     elif face.value == 4:
         ang = np.argsort(np.arctan2(*(q - c).T[::-1]))
         corners = q[ang]
@@ -1247,7 +1266,7 @@ def _complete_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pi
         free = [k for k, p in enumerate(pips) if k not in held
                 and all(_lit_alike(cfg, p, pips[i]) for i in face.pips)]
         best: tuple[float, int, list[int], NDArray[np.float64]] | None = None
-        for value, places in _missing_places(face, pips):
+        for value, places in _missing_places(face, pips, cfg.complete_six_row):
             found: list[int] = []
             least = math.inf
             for x, y in places:
@@ -1322,6 +1341,9 @@ def _pair_twos(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip],
             if _shape_distance(a.cov, b.cov) > cfg.pair_shape_tolerance:
                 continue
             if not _lit_alike(cfg, a, b):
+                continue
+            da, db = (a.body - a.dark) / a.body, (b.body - b.dark) / b.body
+            if min(da, db) < cfg.pair_depth_ratio * max(da, db):
                 continue
             if not _clear_between(cfg, grey, a, b):
                 continue
