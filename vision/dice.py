@@ -1104,8 +1104,14 @@ def _lit_alike(cfg: DiceConfig, a: _Pip, b: _Pip) -> bool:
     """Whether two pips may be of one face by their light: on evenly lit body, of one ink."""
     if abs(a.body - b.body) > cfg.body_tolerance * max(a.body, b.body):
         return False
+    return _deep_alike(a, b, cfg.depth_ratio)
+
+
+def _deep_alike(a: _Pip, b: _Pip, ratio: float) -> bool:
+    """Whether the shallower pip's depth (against the body round it, as a share of the body)
+    is at least ``ratio`` of the deeper's."""
     da, db = (a.body - a.dark) / a.body, (b.body - b.dark) / b.body
-    return min(da, db) >= cfg.depth_ratio * max(da, db)
+    return min(da, db) >= ratio * max(da, db)
 
 
 def _find_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) -> list[_Face]:
@@ -1340,10 +1346,7 @@ def _pair_twos(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip],
                 continue
             if _shape_distance(a.cov, b.cov) > cfg.pair_shape_tolerance:
                 continue
-            if not _lit_alike(cfg, a, b):
-                continue
-            da, db = (a.body - a.dark) / a.body, (b.body - b.dark) / b.body
-            if min(da, db) < cfg.pair_depth_ratio * max(da, db):
+            if not _lit_alike(cfg, a, b) or not _deep_alike(a, b, cfg.pair_depth_ratio):
                 continue
             if not _clear_between(cfg, grey, a, b):
                 continue

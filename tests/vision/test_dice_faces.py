@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import cv2
@@ -530,6 +530,18 @@ def test_a_pip_between_two_dice_side_by_side_is_left_out_of_the_split(
     assert sorted(f.value for f in faces) == read
 
 
+def _read_before_completion(img: NDArray[np.uint8], keep: Callable[[dice._Pip], bool],
+                            value: int) -> tuple[DiceConfig, list[dice._Pip], list[_Face]]:
+    """The pips ``keep`` takes and the one face they make, of ``value``, before any
+    completion."""
+    cfg = DiceConfig(net=False)
+    pips = [p for p in _find_pips(cfg, img) if keep(p)]
+    assert len(pips) == value
+    faces = dice._find_faces(dataclasses.replace(cfg, complete_depth=math.inf), img, pips)
+    assert [f.value for f in faces] == [value]
+    return cfg, pips, faces
+
+
 @pytest.mark.parametrize(("spots", "value"), [(90, 4), (190, 2), (225, 2)])
 def test_a_four_that_lost_a_side_s_pips_is_read_where_they_still_show(
         spots: int, value: int) -> None:
@@ -539,11 +551,7 @@ def test_a_four_that_lost_a_side_s_pips_is_read_where_they_still_show(
     img = _body((120, 120), 60)
     _face(img, (60, 60), 16, [(-8, -8), (8, -8)], 3.0)
     _pip_spots(img, [(52, 68), (68, 68)], spots)
-    cfg = DiceConfig(net=False)
-    pips = [p for p in _find_pips(cfg, img) if p.y < 60]
-    assert len(pips) == 2
-    faces = dice._find_faces(DiceConfig(complete_depth=math.inf, net=False), img, pips)
-    assert [f.value for f in faces] == [2]
+    cfg, pips, faces = _read_before_completion(img, lambda p: p.y < 60, 2)
     done = dice._complete_faces(cfg, img, pips, faces)
     assert [(f.value, round(f.center[0]), round(f.center[1])) for f in done] == [
         (value, 60, 60 if value == 4 else 52)]
@@ -559,11 +567,7 @@ def test_a_six_that_lost_a_row_is_read_where_its_pips_still_show(spots: int,
     img = _body((120, 120), 60)
     _face(img, (60, 60), 18, [(-8, -8), (-8, 0), (-8, 8)], 2.5)
     _pip_spots(img, [(68, 52), (68, 60), (68, 68)], spots, 2.5)
-    cfg = DiceConfig(net=False)
-    pips = [p for p in _find_pips(cfg, img) if p.x < 60]
-    assert len(pips) == 3
-    faces = dice._find_faces(DiceConfig(complete_depth=math.inf, net=False), img, pips)
-    assert [f.value for f in faces] == [3]
+    cfg, pips, faces = _read_before_completion(img, lambda p: p.x < 60, 3)
     done = dice._complete_faces(cfg, img, pips, faces)
     assert [(f.value, round(f.center[0]), round(f.center[1])) for f in done] == [
         (value, 60 if value == 6 else 52, 60)]
