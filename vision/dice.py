@@ -414,7 +414,7 @@ class DiceConfig:
     """A two's pips lie on one flat face, as far from the camera: the larger may be at most
     this many times the smaller's radius. Since the forty-second round: a one's pip linked
     to a side face's pip run into the dark of the die's edge (a larger blob) made a two
-    (tuning 72058, 79104, 30713, 40024). Chosen on the fourteen dice tuning sets: 1.3 ten
+    (tuning 72058, 79104, 30713, 40024). Chosen on the fourteen dice tuning sets: 1.3 nine
     dice more right and nine less, 1.4 five and one, 1.45 four and none, 1.5 three."""
     complete_depth: float = 0.5
     """A two, three or four whose missing pips (the other corners of a four or five, the
