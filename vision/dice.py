@@ -1204,7 +1204,7 @@ def _pip_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) -
     return _complete_faces(cfg, grey, pips, faces) if cfg.complete_depth < math.inf else faces
 
 
-def _missing_places(face: _Face, pips: Sequence[_Pip], six_row: bool = True
+def _missing_places(face: _Face, pips: Sequence[_Pip], six_row: bool
                     ) -> list[tuple[int, NDArray[np.float64]]]:
     """Where the pips a face lacks of each larger face holding it would lie, as (value,
     places) options: the face's pattern is drawn square in its pips' whitened frame."""

@@ -582,11 +582,11 @@ def test_a_six_read_as_a_three_off_one_row_is_a_six(seed: int, at: tuple[int, in
     # Frames of tablier dice's tuning sets (dtune72, dtune77, dtune30): a small or blurred six
     # whose second row was not found as a three's pips; the reader said three.
     img, truths, normal = _tuning_frame_jpeg(seed)
-    (truth,) = [t for t in truths if math.dist(t.center, at) < 20]
+    truth = _truth_at(truths, at)
     assert truth.value == 6
     cfg = DiceConfig(board_normal=normal)
     for c, read in ((cfg, 6), (dataclasses.replace(cfg, complete_six_row=False), 3)):
-        got = [d for d in read_dice(c, img).dice if math.dist(d.center, truth.center) < truth.size]
+        got = _read_on(c, img, truth)
         assert [d.value for d in got] == [read]
 
 
@@ -1004,6 +1004,17 @@ def _tuning_frame_jpeg(seed: int) -> tuple[NDArray[np.uint8], list[DieTruth],
     return np.ascontiguousarray(decoded), truths, normal
 
 
+def _truth_at(truths: Sequence[DieTruth], at: tuple[int, int]) -> DieTruth:
+    """The one true die whose top face's centre lies within 20 px of ``at``."""
+    (truth,) = [t for t in truths if math.dist(t.center, at) < 20]
+    return truth
+
+
+def _read_on(cfg: DiceConfig, img: NDArray[np.uint8], truth: DieTruth) -> list[dice.Die]:
+    """The dice read within one die's size of a true die's top face."""
+    return [d for d in read_dice(cfg, img).dice if math.dist(d.center, truth.center) < truth.size]
+
+
 @pytest.mark.parametrize(("seed", "calibrated", "side", "undo"), [
     # a six's side face showing a four, judged cocked
     (70078, True, (80, 298), {"side_darker": 0.0, "side_only_angle": 90.0}),
@@ -1187,10 +1198,10 @@ def test_a_die_in_dim_light_is_found(seed: int, at: tuple[int, int], value: int 
     # body round its pips is darker than 110 grey (74186: about 100, its pips 90 darker); with
     # ``body_min`` 110 its pips were no pips and the die was missed.
     img, truths, normal = _tuning_frame_jpeg(seed)
-    (truth,) = [t for t in truths if math.dist(t.center, at) < 20]
+    truth = _truth_at(truths, at)
     assert truth.value == value
     cfg = DiceConfig(board_normal=normal)
-    got = [d for d in read_dice(cfg, img).dice if math.dist(d.center, truth.center) < truth.size]
+    got = _read_on(cfg, img, truth)
     assert [d.value for d in got] == [value]
     assert value is not None or got[0].reason == "cocked"
     old = read_dice(dataclasses.replace(cfg, body_min=110.0), img).dice
@@ -1210,11 +1221,11 @@ def test_a_one_s_pip_makes_no_two_with_a_side_face_s_pip(
     # Frames of tablier dice's tuning sets (dtune72, dtune30, dtune74): a
     # one lying flat, read as a two or, the two's face judged tilted, as cocked.
     img, truths, normal = _tuning_frame_jpeg(seed)
-    (truth,) = [t for t in truths if math.dist(t.center, at) < 20]
+    truth = _truth_at(truths, at)
     assert truth.value == 1 and truth.reason is None
     cfg = DiceConfig(board_normal=normal)
     for c, right in ((cfg, True), (dataclasses.replace(cfg, **undo), False)):
-        got = [d for d in read_dice(c, img).dice if math.dist(d.center, truth.center) < truth.size]
+        got = _read_on(c, img, truth)
         assert ([d.value for d in got] == [1]) is right
 
 
