@@ -399,6 +399,13 @@ class DiceConfig:
     faces fitting within ``partition_stray_misfit`` are kept if they place all other pips.
     Since the twenty-second round: the shadow between a six and a four lying side by side
     linked with both (tuning 5110, s04 frame 35) and the pair was read as three and two."""
+    partition_unlit_strays: bool = True
+    """Pips left over that are lit alike with no pip of the faces kept (a side face's, darker
+    or brighter) do not count toward ``partition_strays``, and faces of fewer than four pips
+    are then not kept (their pips are left over too). Since the forty-third round: a six and
+    its side face's pips linked into one group through one pip lit between the two (tuning
+    frame 77708); the split left three of the side face's pips over, too many, and the group
+    was split by its links instead, making a four across both faces."""
     partition_stray_misfit: float = 0.5
     """Largest misfit (pip radii) of a face of a split that leaves pips over. Such a split
     is kept only when each of its faces has four pips or more (two dice side by side; a
@@ -430,6 +437,13 @@ class DiceConfig:
     or they were too faint): its other row is looked for as a two's other side is. Since the
     forty-second round: on the fourteen dice tuning sets six more dice right (four sixes read
     as threes, two judged cocked), none less; without the board's normal five."""
+    complete_row_stretch: tuple[float, ...] = (1.0, 1.15, 1.3)
+    """How far a two's or three's lost other side (``complete_six_row``, and a two as a
+    four's side) is looked for, in twice the face's own pip spacing (each is tried; the
+    places showing the lost pips most clearly win): blur rounds a small face's pips, so it seems less foreshortened across its rows than
+    it is and the other row lies farther. Since the forty-third round (1.0 alone before): on
+    the fourteen dice tuning sets three more dice right (two sixes read as threes, then called
+    cocked by the net, and a four read as a two), none less; 1.45 besides read alike."""
     net: bool = True
     """Ask the learned second opinion (:mod:`tablier.vision.dicenet`) about every die found
     (not those already out of view); False reads with the hand-written rules alone."""
@@ -1204,8 +1218,8 @@ def _pip_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) -
     return _complete_faces(cfg, grey, pips, faces) if cfg.complete_depth < math.inf else faces
 
 
-def _missing_places(face: _Face, pips: Sequence[_Pip], six_row: bool
-                    ) -> list[tuple[int, NDArray[np.float64]]]:
+def _missing_places(face: _Face, pips: Sequence[_Pip], six_row: bool,
+                    stretches: Sequence[float]) -> list[tuple[int, NDArray[np.float64]]]:
     """Where the pips a face lacks of each larger face holding it would lie, as (value,
     places) options: the face's pattern is drawn square in its pips' whitened frame."""
     w = _whitener(face.cov)
@@ -1221,7 +1235,9 @@ def _missing_places(face: _Face, pips: Sequence[_Pip], six_row: bool
         # ... or a side of a four (a row of a six) that lost the other side's pips
         for sign in (1.0, -1.0) if face.value == 2 or six_row else ():
             row = [far[0], far[1]] if face.value == 2 else [far[0], c, far[1]]
-            out.append((2 * face.value, np.array([p + 2 * sign * turned for p in row])))
+            for stretch in stretches:
+                out.append((2 * face.value,
+                            np.array([p + 2 * stretch * sign * turned for p in row])))
     elif face.value == 4:
         ang = np.argsort(np.arctan2(*(q - c).T[::-1]))
         corners = q[ang]
@@ -1272,7 +1288,8 @@ def _complete_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pi
         free = [k for k, p in enumerate(pips) if k not in held
                 and all(_lit_alike(cfg, p, pips[i]) for i in face.pips)]
         best: tuple[float, int, list[int], NDArray[np.float64]] | None = None
-        for value, places in _missing_places(face, pips, cfg.complete_six_row):
+        for value, places in _missing_places(face, pips, cfg.complete_six_row,
+                                             cfg.complete_row_stretch):
             found: list[int] = []
             least = math.inf
             for x, y in places:
@@ -1427,9 +1444,13 @@ def _partition(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int]) -> list[
         # NOTE: with pips left over, only faces that fit well: a loose fit there mixes the
         # top face of a cocked die with its side face.
         faces = _largest_first([f for f in found if f.misfit <= cfg.partition_stray_misfit])
+        if cfg.partition_unlit_strays:
+            faces = [f for f in faces if len(f.pips) >= 4]
         used = {i for f in faces for i in f.pips}
         left = [pips[i] for i in group if i not in used]
-        if (faces and len(left) <= cfg.partition_strays and min(len(f.pips) for f in faces) >= 4
+        strays = [p for p in left if not cfg.partition_unlit_strays
+                  or any(_lit_alike(cfg, p, pips[i]) for i in used)]
+        if (faces and len(strays) <= cfg.partition_strays and min(len(f.pips) for f in faces) >= 4
                 and not any(_within(pips, f, p) for f in faces for p in left)):
             return faces
     return []

@@ -530,6 +530,41 @@ def test_a_pip_between_two_dice_side_by_side_is_left_out_of_the_split(
     assert sorted(f.value for f in faces) == read
 
 
+@pytest.mark.parametrize(("side", "unlit", "read"), [
+    (150, True, [6]),   # a darker side face's pips: left out
+    (150, False, []),   # counted as strays: more than one
+    (215, True, []),    # lit like the six: strays still
+])
+def test_a_side_face_s_pips_lit_otherwise_may_be_left_out_of_the_split(
+        side: int, unlit: bool, read: list[int]) -> None:
+    # A six and three pips of its side face, darker, that make no face (tuning frame 77708:
+    # the side face's pips and the six's linked into one group of nine).
+    img = _body((160, 160), 60)
+    _face(img, (60, 80), 20, [(dx, dy) for dx in (-10, 10) for dy in (-10, 0, 10)], 3.0)
+    cv2.rectangle(img, (81, 60), (115, 100), side, -1)
+    _pip_spots(img, [(90, 70), (106, 74), (96, 92)], 25)
+    cfg = DiceConfig(partition_unlit_strays=unlit, net=False)
+    pips = _find_pips(cfg, img)
+    assert len(pips) == 9
+    faces = dice._partition(cfg, pips, list(range(len(pips))))
+    assert sorted(f.value for f in faces) == read
+
+
+def test_a_tuning_six_whose_side_face_linked_to_it_is_read_a_six() -> None:
+    # A frame of tablier dice's tuning sets (dtune77): a six and its side face's pips linked
+    # into one group of nine; with the side face's three pips counted as strays the group was
+    # split by its links, and a four across both faces left a three of the six, called cocked.
+    img, truths, normal = _tuning_frame_jpeg(77708)
+    truth = _truth_at(truths, (111, 210))
+    assert truth.value == 6
+    cfg = DiceConfig(board_normal=normal)
+    assert [d.value for d in _read_on(cfg, img, truth)] == [6]
+    # OpenCV 4 draws the frame a little otherwise, and reads it right with the setting off too
+    if int(cv2.__version__.split(".")[0]) >= 5:
+        undone = dataclasses.replace(cfg, partition_unlit_strays=False)
+        assert [d.reason for d in _read_on(undone, img, truth)] == ["cocked"]
+
+
 def _read_before_completion(img: NDArray[np.uint8], keep: Callable[[dice._Pip], bool],
                             value: int) -> tuple[DiceConfig, list[dice._Pip], list[_Face]]:
     """The pips ``keep`` takes and the one face they make, of ``value``, before any
@@ -574,6 +609,40 @@ def test_a_six_that_lost_a_row_is_read_where_its_pips_still_show(spots: int,
     kept = dice._complete_faces(dataclasses.replace(cfg, complete_six_row=False), img, pips,
                                 faces)
     assert [f.value for f in kept] == [3]
+
+
+@pytest.mark.parametrize(("stretch", "value", "x"), [(1.45, 6, 63), (1.7, 3, 52)])
+def test_a_six_s_lost_row_is_looked_for_a_little_farther_than_its_pips_foreshortening_says(
+        stretch: float, value: int, x: int) -> None:
+    # Blur rounds a small face's pips, so it seems less foreshortened across its rows than it
+    # is, and the other row lies farther than twice the spacing the pips' shapes say
+    # (``complete_row_stretch``: out to 1.3 times that, and a dark spot a little past it).
+    img = _body((120, 120), 60)
+    _face(img, (60, 60), 22, [(-8, -8), (-8, 0), (-8, 8)], 2.5)
+    _pip_spots(img, [(52 + 16 * stretch, y) for y in (52, 60, 68)], 90, 2.5)
+    cfg, pips, faces = _read_before_completion(img, lambda p: p.x < 60, 3)
+    done = dice._complete_faces(cfg, img, pips, faces)
+    assert [(f.value, round(f.center[0]), round(f.center[1])) for f in done] == [
+        (value, x, 60)]
+    kept = dice._complete_faces(dataclasses.replace(cfg, complete_row_stretch=(1.0,)), img,
+                                pips, faces)
+    assert [f.value for f in kept] == [3]
+
+
+@pytest.mark.parametrize(("seed", "at", "value", "before"), [
+    (71316, (28, 62), 6, "cocked"), (78886, (51, 162), 6, "cocked")])
+def test_a_tuning_face_s_lost_side_is_found_a_little_farther(
+        seed: int, at: tuple[int, int], value: int, before: int | str) -> None:
+    # Frames of tablier dice's tuning sets (dtune71, dtune78): a small six seen at a slant
+    # read as its one row (the net then called it cocked). (76835, a four read as a two and
+    # mended too, is left out: OpenCV 4 draws it otherwise and still reads a two.)
+    img, truths, normal = _tuning_frame_jpeg(seed)
+    truth = _truth_at(truths, at)
+    assert truth.value == value
+    cfg = DiceConfig(board_normal=normal)
+    for c, read in ((cfg, value), (dataclasses.replace(cfg, complete_row_stretch=(1.0,)),
+                                   before)):
+        assert [d.value or d.reason for d in _read_on(c, img, truth)] == [read]
 
 
 @pytest.mark.parametrize(("seed", "at"), [
@@ -694,9 +763,11 @@ def test_without_calibration_side_faces_tell_a_leaning_die_s_normal_from_its_mir
     # Tuning frames of out/dtune40 drawn without the JPEG step, read with no board normal:
     # a leaning die beside flat ones. Of its top face's two mirror normals one agreed with the
     # flat dice's, and it was read as a value. (Read without the dames' normal, which alone
-    # finds the die leaning in 40269.)
+    # finds the die leaning in 40269, and with the rules alone: without calibration the net,
+    # 0.8 sure of a value, undoes their call, and since the forty-third round it does in 40281,
+    # whose side face, completed a little farther, moved the die's reported centre by 1 px.)
     img, truths, _ = _tuning_frame(seed)
-    found = read_dice(DiceConfig(odd_side_vote=vote, dame_normal=False), img).dice
+    found = read_dice(DiceConfig(odd_side_vote=vote, dame_normal=False, net=False), img).dice
     assert len(found) == len(truths)
     leaning = min(found, key=lambda d: math.dist(d.center, cocked))
     assert math.dist(leaning.center, cocked) < 20
@@ -913,7 +984,10 @@ def test_a_tuning_six_whose_pips_ran_together_is_read_a_six() -> None:
     assert any(t.value == 6 and math.dist(t.center, (363, 34)) < 2 for t in truths)
     cfg = DiceConfig(board_normal=normal)
     assert (6, None, 363, 34) in _read_at(read_dice(cfg, img).dice)
-    undone = _read_at(read_dice(dataclasses.replace(cfg, split_long=0.0), img).dice)
+    # (since the forty-third round the three's other row is found a little farther too,
+    # ``complete_row_stretch``: undone as it was chosen, without)
+    undone = _read_at(read_dice(dataclasses.replace(cfg, split_long=0.0,
+                                                    complete_row_stretch=(1.0,)), img).dice)
     assert (3, None, 354, 36) in undone
 
 
