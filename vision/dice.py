@@ -440,10 +440,11 @@ class DiceConfig:
     complete_row_stretch: tuple[float, ...] = (1.0, 1.15, 1.3)
     """How far a two's or three's lost other side (``complete_six_row``, and a two as a
     four's side) is looked for, in twice the face's own pip spacing (each is tried; the
-    places showing the lost pips most clearly win): blur rounds a small face's pips, so it seems less foreshortened across its rows than
-    it is and the other row lies farther. Since the forty-third round (1.0 alone before): on
-    the fourteen dice tuning sets three more dice right (two sixes read as threes, then called
-    cocked by the net, and a four read as a two), none less; 1.45 besides read alike."""
+    places showing the lost pips most clearly win): blur rounds a small face's pips, so it
+    seems less foreshortened across its rows than it is and the other row lies farther. Since
+    the forty-third round (1.0 alone before): on the fourteen dice tuning sets three more dice
+    right (two sixes read as threes, then called cocked by the net, and a four read as a two),
+    none less; 1.45 besides read alike."""
     net: bool = True
     """Ask the learned second opinion (:mod:`tablier.vision.dicenet`) about every die found
     (not those already out of view); False reads with the hand-written rules alone."""
@@ -1221,7 +1222,9 @@ def _pip_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) -
 def _missing_places(face: _Face, pips: Sequence[_Pip], six_row: bool,
                     stretches: Sequence[float]) -> list[tuple[int, NDArray[np.float64]]]:
     """Where the pips a face lacks of each larger face holding it would lie, as (value,
-    places) options: the face's pattern is drawn square in its pips' whitened frame."""
+    places) options: the face's pattern is drawn square in its pips' whitened frame. A two's
+    or three's other side (a four's, or with ``six_row`` a six's) is placed at each of
+    ``stretches`` times twice its pip spacing, on either side."""
     w = _whitener(face.cov)
     q = np.array([w @ np.array([pips[i].x, pips[i].y]) for i in face.pips])
     c = q.mean(axis=0)
