@@ -437,6 +437,13 @@ class DiceConfig:
     or they were too faint): its other row is looked for as a two's other side is. Since the
     forty-second round: on the fourteen dice tuning sets six more dice right (four sixes read
     as threes, two judged cocked), none less; without the board's normal five."""
+    complete_merge_rows: bool = True
+    """Two threes each lying where the other's lost row would (``complete_six_row``,
+    ``complete_row_stretch``), lit alike, are read as one six. Since the forty-third round: a
+    six whose rows, farther apart than its blurred pips' shapes allow for its pattern, were
+    found as two threes (tuning frames 71842, 10334, 78518); on the fourteen dice tuning sets
+    three more dice right with the board's normal, none less; without it three more and two
+    less (79432: a three joined to a row of another face)."""
     complete_row_stretch: tuple[float, ...] = (1.0, 1.15, 1.3)
     """How far a two's or three's lost other side (``complete_six_row``, and a two as a
     four's side) is looked for, in twice the face's own pip spacing (each is tried; the
@@ -1274,10 +1281,57 @@ def _dark_spot(grey: NDArray[np.uint8], x: float, y: float, radius: float, body:
     return ring - float(np.sort(vals[:len(_SPOT)])[:3].mean())
 
 
+def _merge_rows(cfg: DiceConfig, pips: Sequence[_Pip], faces: list[_Face]) -> list[_Face]:
+    """Two threes lying where each is the other's lost row (``complete_row_stretch``), lit
+    alike, read as one six (``complete_merge_rows``)."""
+    out = list(faces)
+    k = 0
+    while k < len(out):
+        face = out[k]
+        if face.value != 3:
+            k += 1
+            continue
+        merged = None
+        for j, other in enumerate(out):
+            if j == k or other.value != 3 or not all(
+                    _lit_alike(cfg, pips[a], pips[b]) for a in face.pips for b in other.pips):
+                continue
+            for value, places in _missing_places(face, pips, True, cfg.complete_row_stretch):
+                if value == 6 and all(
+                        min(math.hypot(pips[i].x - x, pips[i].y - y) for i in other.pips)
+                        <= face.radius for x, y in places):
+                    merged = j
+                    break
+            if merged is not None:
+                break
+        if merged is None:
+            k += 1
+            continue
+        other = out[merged]
+        members = face.pips + other.pips
+        xy = np.array([[pips[i].x, pips[i].y] for i in members])
+        cov = (np.mean([pips[i].fine for i in members], axis=0) if 6 in cfg.fine_faces
+               else np.mean([pips[i].cov for i in members], axis=0))
+        _, vecs = _eigh2(cov)
+        six = dataclasses.replace(
+            face, value=6, pips=members, center=(float(xy[:, 0].mean()), float(xy[:, 1].mean())),
+            radius=float(np.mean([pips[i].radius for i in members])),
+            ratio=float(np.mean([pips[i].ratio for i in members])),
+            minor=(float(vecs[0, 0]), float(vecs[1, 0])), cov=cov)
+        out[k] = six
+        del out[merged]
+        if merged < k:
+            k -= 1
+        k += 1
+    return out
+
+
 def _complete_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip],
                     faces: list[_Face]) -> list[_Face]:
     """Faces whose missing pips show where the pattern puts them, read as the larger face
     (``complete_depth``)."""
+    if cfg.complete_merge_rows and cfg.complete_six_row:
+        faces = _merge_rows(cfg, pips, faces)
     used = {i for f in faces if f.value != 1 for i in f.pips}
     out: list[_Face] = []
     taken: set[int] = set()
