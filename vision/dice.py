@@ -1317,7 +1317,8 @@ def _merge_rows(cfg: DiceConfig, pips: Sequence[_Pip], faces: list[_Face]) -> li
             face, value=6, pips=members, center=(float(xy[:, 0].mean()), float(xy[:, 1].mean())),
             radius=float(np.mean([pips[i].radius for i in members])),
             ratio=float(np.mean([pips[i].ratio for i in members])),
-            minor=(float(vecs[0, 0]), float(vecs[1, 0])), cov=cov)
+            minor=(float(vecs[0, 0]), float(vecs[1, 0])), cov=cov,
+            body=float(np.mean([pips[i].body for i in members])))
         out[k] = six
         del out[merged]
         if merged < k:
