@@ -1064,8 +1064,6 @@ def _fit_face(pips: Sequence[_Pip], members: Sequence[int], cfg: DiceConfig) -> 
                                 [pips[i].y / r for i in members], cfg)
     if value == 0 or misfit > cfg.pattern_tolerance:
         return None
-    xy = np.array([[pips[i].x, pips[i].y] for i in members])
-    cov = np.mean([pips[i].cov for i in members], axis=0)
     if value == 2 and max(pips[i].radius for i in members) > cfg.two_radius_ratio * min(
             pips[i].radius for i in members):
         return None
@@ -1073,6 +1071,14 @@ def _fit_face(pips: Sequence[_Pip], members: Sequence[int], cfg: DiceConfig) -> 
         # NOTE: a side face's three seen at a slant, its middle pip too flat to link to its
         # ends, is no two (the tuning boards: it outranked the one on top of its die).
         return None
+    return _face_of(pips, members, value, misfit, cfg)
+
+
+def _face_of(pips: Sequence[_Pip], members: Sequence[int], value: int, misfit: float,
+             cfg: DiceConfig) -> _Face:
+    """The face of ``value`` those pips make: its centre, size, light and foreshortening."""
+    xy = np.array([[pips[i].x, pips[i].y] for i in members])
+    cov = np.mean([pips[i].cov for i in members], axis=0)
     radius = float(np.mean([pips[i].radius for i in members]))
     ratio = float(np.mean([pips[i].ratio for i in members]))
     cx, cy = xy.mean(axis=0)
@@ -1284,47 +1290,28 @@ def _dark_spot(grey: NDArray[np.uint8], x: float, y: float, radius: float, body:
 def _merge_rows(cfg: DiceConfig, pips: Sequence[_Pip], faces: list[_Face]) -> list[_Face]:
     """Two threes lying where each is the other's lost row (``complete_row_stretch``), lit
     alike, read as one six (``complete_merge_rows``)."""
-    out = list(faces)
-    k = 0
-    while k < len(out):
-        face = out[k]
-        if face.value != 3:
-            k += 1
+    out: list[_Face | None] = list(faces)
+    for k, face in enumerate(out):
+        if face is None or face.value != 3:
             continue
-        merged = None
-        for j, other in enumerate(out):
-            if j == k or other.value != 3 or not all(
-                    _lit_alike(cfg, pips[a], pips[b]) for a in face.pips for b in other.pips):
-                continue
-            for value, places in _missing_places(face, pips, True, cfg.complete_row_stretch):
-                if value == 6 and all(
-                        min(math.hypot(pips[i].x - x, pips[i].y - y) for i in other.pips)
-                        <= face.radius for x, y in places):
-                    merged = j
-                    break
-            if merged is not None:
-                break
-        if merged is None:
-            k += 1
-            continue
-        other = out[merged]
-        members = face.pips + other.pips
-        xy = np.array([[pips[i].x, pips[i].y] for i in members])
-        cov = (np.mean([pips[i].fine for i in members], axis=0) if 6 in cfg.fine_faces
-               else np.mean([pips[i].cov for i in members], axis=0))
-        _, vecs = _eigh2(cov)
-        six = dataclasses.replace(
-            face, value=6, pips=members, center=(float(xy[:, 0].mean()), float(xy[:, 1].mean())),
-            radius=float(np.mean([pips[i].radius for i in members])),
-            ratio=float(np.mean([pips[i].ratio for i in members])),
-            minor=(float(vecs[0, 0]), float(vecs[1, 0])), cov=cov,
-            body=float(np.mean([pips[i].body for i in members])))
-        out[k] = six
-        del out[merged]
-        if merged < k:
-            k -= 1
-        k += 1
-    return out
+        pair = next(((j, other) for j, other in enumerate(out) if j != k and other is not None
+                     and other.value == 3 and _other_row(cfg, pips, face, other)), None)
+        if pair is not None:
+            j, other = pair
+            out[k] = _face_of(pips, face.pips + other.pips, 6, face.misfit, cfg)
+            out[j] = None
+    return [f for f in out if f is not None]
+
+
+def _other_row(cfg: DiceConfig, pips: Sequence[_Pip], three: _Face, other: _Face) -> bool:
+    """Whether ``other`` (a three lit like ``three``) lies where ``three``'s lost row would,
+    a six's: each of its pips within ``three``'s pip radius of a place."""
+    if not all(_lit_alike(cfg, pips[a], pips[b]) for a in three.pips for b in other.pips):
+        return False
+    return any(value == 6 and all(
+        min(math.hypot(pips[i].x - x, pips[i].y - y) for i in other.pips) <= three.radius
+        for x, y in places)
+        for value, places in _missing_places(three, pips, True, cfg.complete_row_stretch))
 
 
 def _complete_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip],

@@ -646,8 +646,8 @@ def test_two_threes_each_where_the_other_s_lost_row_lies_are_a_six(
     cfg = DiceConfig(net=False)
     pips = sorted(_find_pips(cfg, img), key=lambda p: p.x)
     rows = [dice._fit_face(pips, [0, 1, 2], cfg), dice._fit_face(pips, [3, 4, 5], cfg)]
-    assert [f.value for f in rows if f is not None] == [3, 3]
     faces = [f for f in rows if f is not None]
+    assert [f.value for f in faces] == [3, 3]
     merged = dice._merge_rows(cfg, pips, faces)
     assert sorted(f.value for f in merged) == read
     assert sorted(i for f in merged for i in f.pips) == list(range(6))
@@ -671,19 +671,18 @@ def test_a_tuning_six_found_as_two_threes_is_a_six(seed: int, at: tuple[int, int
         assert [d.value for d in _read_on(undone, img, truth)] == [3]
 
 
-@pytest.mark.parametrize(("seed", "at", "value", "before"), [
-    (71316, (28, 62), 6, "cocked"), (78886, (51, 162), 6, "cocked")])
-def test_a_tuning_face_s_lost_side_is_found_a_little_farther(
-        seed: int, at: tuple[int, int], value: int, before: int | str) -> None:
+@pytest.mark.parametrize(("seed", "at"), [(71316, (28, 62)), (78886, (51, 162))])
+def test_a_tuning_face_s_lost_side_is_found_a_little_farther(seed: int,
+                                                              at: tuple[int, int]) -> None:
     # Frames of tablier dice's tuning sets (dtune71, dtune78): a small six seen at a slant
     # read as its one row (the net then called it cocked). (76835, a four read as a two and
     # mended too, is left out: OpenCV 4 draws it otherwise and still reads a two.)
     img, truths, normal = _tuning_frame_jpeg(seed)
     truth = _truth_at(truths, at)
-    assert truth.value == value
+    assert truth.value == 6
     cfg = DiceConfig(board_normal=normal)
-    for c, read in ((cfg, value), (dataclasses.replace(cfg, complete_row_stretch=(1.0,)),
-                                   before)):
+    for c, read in ((cfg, 6), (dataclasses.replace(cfg, complete_row_stretch=(1.0,)),
+                               "cocked")):
         assert [d.value or d.reason for d in _read_on(c, img, truth)] == [read]
 
 
