@@ -1422,8 +1422,8 @@ def test_a_tuning_frame_of_pips_under_three_pixels_is_read_again_twice_as_large(
     (1.5, 2.5, [4]), (1.5, math.inf, [1, 4]), (2.6, 2.5, [1, 4])])
 def test_a_one_far_smaller_pipped_than_a_die_beside_it_is_no_die(
         radius: float, spread: float, read: list[int]) -> None:
-    # A four of pips 4.5 px wide and, apart on its own bright patch, one dark speck: a speck
-    # of 1.5 px is no one (``one_spread``), a pip of 2.6 px is
+    # A four of pips of radius 4.5 px and, apart on its own bright patch, one dark speck: a
+    # speck of radius 1.5 px is no one (``one_spread``), a pip of 2.6 px is
     img = _body((140, 200), 60)
     _face(img, (60, 70), 30, [(-15, -15), (15, -15), (-15, 15), (15, 15)], 4.5)
     _face(img, (150, 70), 14, [(0, 0)], radius)
