@@ -203,8 +203,9 @@ class DiceConfig:
     size, and a one's pip is no smaller than the others'. New in the forty-fourth round: read
     twice as large (``small_pip`` 3), a side face's pip seen edgewise on a real photograph
     of the tune split (``two_43``) was reported as a one; the rendered tuning sets lose one
-    die (a small cocked die judged by a one's pip). Dice showing ones alone are not compared
-    with each other (a dame taken for a one may be the largest)."""
+    die (a small cocked die judged by a one's pip), and at 2 ten true ones; 3 reads as off.
+    Dice showing ones alone are not compared with each other (a dame taken for a one may be
+    the largest)."""
     side_radius: float = 0.85
     """A nearby face with pips smaller than this times the other's is a side face, unless it
     is round (``side_max_ratio``; since the twentieth round: a one beside a die touching it
