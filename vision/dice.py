@@ -347,6 +347,19 @@ class DiceConfig:
     5070, 5060, 5091, 5092, 5104 and the stack sets 5088-5090 alike. For every face (a
     threshold of 1): 5109 796, but on 5069 a cocked die showing four faces of ratio
     0.80-0.91 was read as two. 0 turns it off."""
+    side_round_ray: float = 1.25
+    """With ``view_ray``: two faces farther apart than ``same_die_close`` whose pips'
+    roundness (minor/major), squared and added, exceed this many times 1/cos^2 of the ray's
+    lean from the board's normal are two dice, never a die and its side face. Seen along
+    the ray and drawn onto the board, a face whose normal makes the angle a with the ray is
+    foreshortened to cos(a)/cos(lean); two faces of one die have normals at right angles,
+    so their roundness squared adds up to 1/cos^2(lean) at most (blur rounds pips, hence a
+    margin). Since the forty-fifth round: of a three and a two lying flat side by side at
+    1024x768 (tuning board 5108, s02 frame 12), the two (0.85 round) was taken for the
+    three's side face (0.93) and the three judged cocked. On six board tuning sets (5069,
+    5108, 5110, 5124 at 1024x768, 5074 and 5107 at 1640x1232) 4,332 dice right of 4,388
+    without, 4,336 at 1.25 (two pairs read as two dice), 4,334 at 1.4 (one of them) and at
+    1.1 (two cocked dice lost: blurred, their faces looked round). inf: no such test."""
     cocked_angle_ray: float = math.inf
     """With ``view_ray``: a top face this many degrees off the board, as seen along the ray
     with its side faces' vote, is cocked (also when ``cocked_angle_board`` lets it pass)."""
@@ -1642,6 +1655,11 @@ def _is_side_of(cfg: DiceConfig, top: _Face, face: _Face,
         return False, d
     if d < cfg.same_die_close:
         return True, d
+    if cfg.view_ray is not None and cfg.side_round_ray < math.inf:
+        ray = cfg.view_ray
+        lean_cos2 = ray[2] ** 2 / max(ray[0] ** 2 + ray[1] ** 2 + ray[2] ** 2, 1e-12)
+        if top.ratio ** 2 + face.ratio ** 2 > cfg.side_round_ray / max(lean_cos2, 1e-6):
+            return False, d
     if d >= cfg.same_die:
         return d < cfg.side_darker_reach and _darker_side(cfg, top, face, image_size, scale), d
     # NOTE: smaller pips alone do not make a round face a side face: a one's size is rough

@@ -577,12 +577,24 @@ tuning boards (5069, 5084, 5115, 5116) the rules judged about 2,300 flat dice 0-
 read right, 5 had the net 0.2 sure of cocked or surer: judged 9-15 degrees or not at all."""
 
 
+COARSE_SHAPE_TOLERANCE = 0.35
+"""The dice reader's ``shape_tolerance`` (largest shape difference of two pips of one face)
+for dice under ``FINE_DIE_PX`` camera pixels (0.3, the reader's own, for larger dice). Drawn
+up from a die of 16-20 camera pixels, a pip of 7 view pixels has a rough shape: the
+diagonal pips of a four lying beside another die differed by 0.31 and the four was read as
+two twos (1024x768 tuning board 5108, s03/frame_038). Chosen in the forty-fifth round
+(docs/vision.md) with ``side_round_ray`` at 1.25, on six board tuning sets (5069, 5108,
+5110, 5124 at 1024x768; 5074, 5107 at 1640x1232): 4,336 dice right of 4,388 at 0.3, 4,346
+at 0.35; for every reader 4,345 at 0.35 and at 0.4 (a die lost at 1640x1232, 5107)."""
+
+
 def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
                          cocked_ray: float = math.inf, net: bool = False,
                          uncock: float = BOARD_NET_THRESHOLD,
                          net_cocked: float | None = None,
                          keeps_beside: bool = False,
-                         net_cocked_tilt: float | None = None) -> DiceFn | None:
+                         net_cocked_tilt: float | None = None,
+                         shape_tolerance: float | None = None) -> DiceFn | None:
     try:
         module = importlib.import_module("tablier.vision.dice")
     except ImportError:
@@ -605,6 +617,8 @@ def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
                             net_cocked_threshold=net_cocked, net_cocked_tilt=net_cocked_tilt,
                             net_keeps_beside=keeps_beside,
                             large_pip=math.inf)
+    if shape_tolerance is not None:
+        cfg = dataclasses.replace(cfg, shape_tolerance=shape_tolerance)
     return _StraightViewReader(module, cfg)
 
 
@@ -722,7 +736,8 @@ class Recognizer:
         self._dice = (dice_reader if dice_reader is not None
                       else _default_dice_reader(net=dice_net,
                                                 net_cocked=BOARD_NET_COCKED_COARSE,
-                                                net_cocked_tilt=BOARD_NET_COCKED_TILT))
+                                                net_cocked_tilt=BOARD_NET_COCKED_TILT,
+                                                shape_tolerance=COARSE_SHAPE_TOLERANCE))
         self._dice_fine = (dice_reader if dice_reader is not None
                            else _default_dice_reader(STRAIGHT_VIEW_COCKED_FINE,
                                                      STRAIGHT_VIEW_COCKED_RAY, dice_net,

@@ -500,6 +500,72 @@ def test_a_side_face_between_two_dice_joins_the_one_it_shows_the_camera(
     assert with_side[0] is (upper if joins == "upper" else lower)
 
 
+@pytest.mark.parametrize(("round_ray", "ratios", "lean", "side"), [
+    (None, (0.93, 0.84), 10.0, False),  # two dice lying flat side by side
+    (math.inf, (0.93, 0.84), 10.0, True),  # the test off: taken for a die and its side face
+    (None, (0.80, 0.55), 10.0, True),  # a cocked die's top and side faces
+    (None, (0.93, 0.84), 45.0, True),  # seen from far aside, round faces may be one die
+])
+def test_two_round_faces_in_a_straightened_view_are_two_dice(
+        round_ray: float | None, ratios: tuple[float, float], lean: float, side: bool) -> None:
+    # A three and a two lying flat side by side at 1024x768 (tuning board 5108, s02 frame 12):
+    # in the straightened view, the two's pips (roundness 0.849) lay along their minor axis
+    # from the three (0.93), 11.6 pip radii away, and the two was taken for the three's side
+    # face; the three was then judged cocked. Seen from 10 degrees off the board's normal a
+    # side face of a die lying flat is foreshortened to 0.18.
+    def face(value: int, at: tuple[float, float], r: float) -> _Face:
+        cov = np.diag([r * r, 1.0]) * 7.5 * 7.5  # minor axis along x, toward the other face
+        return _Face(pips=(0,), value=value, center=at, radius=7.5, ratio=r, misfit=0.0,
+                     minor=(1.0, 0.0), cov=cov)
+
+    top = face(3, (100.0, 114.0), ratios[0])
+    other = face(2, (187.0, 114.0), ratios[1])
+    t = math.radians(lean)
+    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0),
+                     view_ray=(-1000.0 * math.sin(t), 0.0, 1000.0 * math.cos(t)))
+    if round_ray is not None:
+        cfg = dataclasses.replace(cfg, side_round_ray=round_ray)
+    assert dice._is_side_of(cfg, top, other)[0] is side
+    assert len(dice._group_faces(cfg, [top, other])) == (1 if side else 2)
+
+
+@pytest.mark.parametrize(("tolerance", "read"), [(0.35, [4, 4]), (0.3, [2, 2, 4])])
+def test_two_fours_side_by_side_whose_pips_are_rough_are_read_as_fours(
+        tolerance: float, read: list[int]) -> None:
+    # Two fours lying side by side in a view drawn up from 1024x768 (tuning board 5108, s03
+    # frame 38): the eight pips are one group, split by trying every die pattern. Two
+    # diagonal pips of the lower four are drawn from a few camera pixels each, stretched
+    # across each other (roundness 0.85): their shapes differ by 0.33, and at the reader's
+    # own ``shape_tolerance`` (0.3) they do not link, so no four takes both.
+    grey = np.zeros((1, 1), np.uint8)
+
+    def pip(x: float, y: float, ratio: float = 1.0, turn: float = 0.0) -> dice._Pip:
+        c, s = math.cos(turn), math.sin(turn)
+        rot = np.array([[c, -s], [s, c]])
+        cov = rot @ np.diag([49.0 / ratio / 4, 49.0 * ratio / 4]) @ rot.T
+        return dice._Pip(x, y, cov, 7.0, ratio, 60.0, 145.0, grey)
+
+    upper = [pip(x, y) for x in (100.0, 140.0) for y in (60.0, 100.0)]
+    lower = [pip(100.0, 140.0, 0.85), pip(140.0, 140.0), pip(100.0, 180.0),
+             pip(140.0, 180.0, 0.85, math.pi / 2)]
+    pips = upper + lower
+    assert 0.3 < dice._shape_distance(lower[0].cov, lower[3].cov) < 0.35
+    cfg = DiceConfig(net=False, shape_tolerance=tolerance)
+    faces = dice._partition(cfg, pips, list(range(8)))
+    assert sorted(f.value for f in faces) == read
+
+
+def test_the_board_reader_of_small_dice_takes_rougher_pip_shapes() -> None:
+    from tablier.vision import recognizer
+    coarse = recognizer._default_dice_reader(
+        shape_tolerance=recognizer.COARSE_SHAPE_TOLERANCE)
+    fine = recognizer._default_dice_reader()
+    assert isinstance(coarse, recognizer._StraightViewReader)
+    assert isinstance(fine, recognizer._StraightViewReader)
+    assert coarse._cfg.shape_tolerance == recognizer.COARSE_SHAPE_TOLERANCE > \
+        fine._cfg.shape_tolerance == DiceConfig().shape_tolerance
+
+
 def _pip_spots(img: NDArray[np.uint8], spots: list[tuple[float, float]], grey: int,
                radius: float = 3.0) -> None:
     for x, y in spots:
@@ -1195,14 +1261,20 @@ def test_side_darker_joins_only_a_darker_face_toward_the_camera(
         lit: float, toward: tuple[float, float], apart: float, joined: bool) -> None:
     # Two round faces ``apart`` pip radii apart (too far to be joined by place alone, too
     # round to be joined by shape), in a straightened view whose camera lies up the picture.
+    # Faces this round are two dice there by their shapes alone (``side_round_ray``), which
+    # is left out to test the light.
     top = dataclasses.replace(_flat_face(3, (100.0, 100.0), 3.0, 0.99), body=200.0)
     other = dataclasses.replace(
         _flat_face(2, (100.0 + 3.0 * apart * toward[0], 100.0 + 3.0 * apart * toward[1]),
                    3.0, 0.98),
         body=200.0 * lit)
-    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, view_ray=(0.0, -0.4, 0.9))
+    cfg = DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0, view_ray=(0.0, -0.4, 0.9),
+                     side_round_ray=math.inf)
     groups = dice._group_faces(cfg, [top, other], (400, 400), 1.0)
     assert (len(groups) == 1) is joined
+    assert len(dice._group_faces(DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0,
+                                            view_ray=(0.0, -0.4, 0.9)),
+                                 [top, other], (400, 400), 1.0)) == 2
     assert len(dice._group_faces(dataclasses.replace(cfg, side_darker=0.0), [top, other],
                                  (400, 400), 1.0)) == 2
 
