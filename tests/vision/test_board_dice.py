@@ -99,6 +99,20 @@ def test_dice_on_small_frames(session: str) -> None:
     assert stray <= 1, f"{stray} dice seen where there is none in {session}"
 
 
+def test_the_reader_of_small_dice_takes_rougher_pip_shapes() -> None:
+    # Pips drawn up from a few camera pixels have rough shapes (COARSE_SHAPE_TOLERANCE); the
+    # reader of larger dice keeps the dice reader's own tolerance.
+    from tablier.vision import recognizer
+    from tablier.vision.dice import DiceConfig
+    rec = Recognizer(Calibration.load(TUNE / "s00" / "calibration.json"))
+    coarse, fine = rec._dice, rec._dice_fine
+    assert isinstance(coarse, recognizer._StraightViewReader)
+    assert isinstance(fine, recognizer._StraightViewReader)
+    assert coarse._cfg.shape_tolerance == recognizer.COARSE_SHAPE_TOLERANCE
+    assert fine._cfg.shape_tolerance == DiceConfig().shape_tolerance
+    assert recognizer.COARSE_SHAPE_TOLERANCE > DiceConfig().shape_tolerance
+
+
 Leaning = list[tuple[tuple[float, float], tuple[float, float], Scene, Any]]
 
 

@@ -555,17 +555,6 @@ def test_two_fours_side_by_side_whose_pips_are_rough_are_read_as_fours(
     assert sorted(f.value for f in faces) == read
 
 
-def test_the_board_reader_of_small_dice_takes_rougher_pip_shapes() -> None:
-    from tablier.vision import recognizer
-    coarse = recognizer._default_dice_reader(
-        shape_tolerance=recognizer.COARSE_SHAPE_TOLERANCE)
-    fine = recognizer._default_dice_reader()
-    assert isinstance(coarse, recognizer._StraightViewReader)
-    assert isinstance(fine, recognizer._StraightViewReader)
-    assert coarse._cfg.shape_tolerance == recognizer.COARSE_SHAPE_TOLERANCE > \
-        fine._cfg.shape_tolerance == DiceConfig().shape_tolerance
-
-
 def _pip_spots(img: NDArray[np.uint8], spots: list[tuple[float, float]], grey: int,
                radius: float = 3.0) -> None:
     for x, y in spots:
