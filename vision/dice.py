@@ -56,8 +56,8 @@ class DiceConfig:
     edge, its side faces' pips run together into two long blobs, made the median and the
     picture was read at half the size, where its one was lost; tuning set ``out/dtune40``)."""
     small_pip: float = 3.0
-    """When the median pip radius (working pixels) is below this, read again at twice the
-    size (0: never). 3 since the forty-fourth round (2.5 before): pips of 2.5-3 px, drawn
+    """When the median pip radius (working pixels) is below this, read again ``small_zoom``
+    times as large (0: never). 3 since the forty-fourth round (2.5 before): pips of 2.5-3 px, drawn
     twice as large, keep their shapes and the faces their patterns (the fourteen dice tuning
     sets, with the board's normal: 27,651 of 27,747 dice at 2.5, 27,674 of 27,746 at 3,
     27,685 at 3.5, 27,693 at 4, 27,701 at 5 and always; without it 27,243 -> 27,313). The
@@ -1656,9 +1656,8 @@ def _is_side_of(cfg: DiceConfig, top: _Face, face: _Face,
     if d < cfg.same_die_close:
         return True, d
     if cfg.view_ray is not None and cfg.side_round_ray < math.inf:
-        ray = cfg.view_ray
-        lean_cos2 = ray[2] ** 2 / max(ray[0] ** 2 + ray[1] ** 2 + ray[2] ** 2, 1e-12)
-        if top.ratio ** 2 + face.ratio ** 2 > cfg.side_round_ray / max(lean_cos2, 1e-6):
+        tan = dicenet.ray_lean(cfg.view_ray)[1]  # 1/cos^2 of the lean is 1 + tan^2
+        if top.ratio ** 2 + face.ratio ** 2 > cfg.side_round_ray * (1.0 + tan * tan):
             return False, d
     if d >= cfg.same_die:
         return d < cfg.side_darker_reach and _darker_side(cfg, top, face, image_size, scale), d
@@ -2336,7 +2335,7 @@ def read_dice(cfg: DiceConfig, image: NDArray[np.uint8]) -> DiceReading:
         pips = _find_pips(cfg, grey)
     origin = (0.0, 0.0)  # working-frame position of the grey image's corner
     if pips and cfg.small_pip > 0 and float(np.median([p.radius for p in pips])) < cfg.small_pip:
-        # NOTE: pips of two pixels or so have rough shapes. Read again, twice as large, only
+        # NOTE: pips of two pixels or so have rough shapes. Read again, larger, only
         # the part of the picture that holds pips: from the full-size picture when it was
         # shrunk, else drawn larger (smoothly).
         if w * h <= cfg.small_whole:

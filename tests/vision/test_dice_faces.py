@@ -1261,9 +1261,8 @@ def test_side_darker_joins_only_a_darker_face_toward_the_camera(
                      side_round_ray=math.inf)
     groups = dice._group_faces(cfg, [top, other], (400, 400), 1.0)
     assert (len(groups) == 1) is joined
-    assert len(dice._group_faces(DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=50.0,
-                                            view_ray=(0.0, -0.4, 0.9)),
-                                 [top, other], (400, 400), 1.0)) == 2
+    with_round = dataclasses.replace(cfg, side_round_ray=DiceConfig().side_round_ray)
+    assert len(dice._group_faces(with_round, [top, other], (400, 400), 1.0)) == 2
     assert len(dice._group_faces(dataclasses.replace(cfg, side_darker=0.0), [top, other],
                                  (400, 400), 1.0)) == 2
 
