@@ -588,6 +588,19 @@ two twos (1024x768 tuning board 5108, s03/frame_038). Chosen in the forty-fifth 
 at 0.35; for every reader 4,345 at 0.35 and at 0.4 (a die lost at 1640x1232, 5107)."""
 
 
+STRAIGHT_VIEW_PIP_AREA = 30
+"""Least area (view pixels) of a pip in a straightened view, where a die is drawn some 80
+pixels wide and its pips 6-8 pixels in radius (an area of 110-200; a side face's pips, seen
+edgewise, a third of that): a darker speck of a few pixels is noise, and counted as a pip it
+made a face of its own. On the 1024x768 tuning board 5131 (s05/frame_019) two such specks,
+2.2 pixels in radius, lay on a two's blank middle: with one of them midway between its pips
+the two was no two (``_pip_between``), the specks were read as a die judged cocked, and the
+two was lost. The reader's own default (8) is for whole photographs, where dice may be
+small. Chosen in the forty-sixth round (docs/vision.md) on fourteen board tuning sets:
+10,134 dice right of 10,274 at 8, 10,135 at 30 and at 50 (that die mended, no other frame
+read otherwise)."""
+
+
 def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
                          cocked_ray: float = math.inf, net: bool = False,
                          uncock: float = BOARD_NET_THRESHOLD,
@@ -617,6 +630,7 @@ def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
                             net_cocked_threshold=net_cocked, net_cocked_tilt=net_cocked_tilt,
                             net_keeps_beside=keeps_beside,
                             large_pip=math.inf)
+    cfg = dataclasses.replace(cfg, pip_area=(STRAIGHT_VIEW_PIP_AREA, cfg.pip_area[1]))
     if shape_tolerance is not None:
         cfg = dataclasses.replace(cfg, shape_tolerance=shape_tolerance)
     return _StraightViewReader(module, cfg)

@@ -113,6 +113,27 @@ def test_the_reader_of_small_dice_takes_rougher_pip_shapes() -> None:
     assert recognizer.COARSE_SHAPE_TOLERANCE > DiceConfig().shape_tolerance
 
 
+def test_the_recogniser_s_reader_takes_no_speck_for_a_pip() -> None:
+    # A straightened view draws a die some 80 px wide, its pips 6-8 px in radius. Two dark
+    # specks 2 px in radius on a two's blank middle (tuning board 5131, s05/frame_019) made
+    # the two no two (a pip midway) and a face of their own.
+    import cv2
+    from tablier.vision.dice import DiceConfig, read_dice
+    rec = Recognizer(Calibration.load(TUNE / "s00" / "calibration.json"))
+    assert isinstance(rec._dice, rec_mod._StraightViewReader)
+    cfg = rec._dice._cfg
+    assert cfg.pip_area[0] == rec_mod.STRAIGHT_VIEW_PIP_AREA
+    view = np.full((240, 240), 90, np.uint8)
+    cv2.rectangle(view, (80, 80), (160, 160), 215, -1)
+    for x, y, r in ((100, 100, 7.0), (140, 140, 7.0), (121, 118, 2.0), (119, 126, 2.0)):
+        cv2.circle(view, (round(x * 16), round(y * 16)), round(r * 16), 40, -1, cv2.LINE_AA,
+                   shift=4)
+    rgb = np.dstack([view] * 3)
+    assert [d.value for d in read_dice(cfg, rgb).dice] == [2]
+    assert [d.value for d in read_dice(
+        dataclasses.replace(cfg, pip_area=DiceConfig().pip_area), rgb).dice] != [2]
+
+
 Leaning = list[tuple[tuple[float, float], tuple[float, float], Scene, Any]]
 
 
