@@ -243,10 +243,21 @@ BODY_HAT = 1.6
 
 BODY_LIGHT = 0.25
 """How much lighter than its surroundings a patch must be, as a share of the white dame's
-grey."""
+grey (and then ``BODY_LIGHTER``)."""
 
 BODY_MAX = 8
 """Most light patches looked at per frame."""
+
+BODY_LIGHTER: tuple[float, ...] = (0.35, 0.45)
+"""Lighter shares of the white dame's grey the light patches are looked for at again, after
+``BODY_LIGHT`` (a patch within ``DICE_APART`` of one found before is the same). Where a light
+point narrows to less than the top-hat's width, a die lying on it and the point's tip are one
+patch at ``BODY_LIGHT``, too long for a die: on the 1024x768 tuning board 5108
+(s02/frame_021) a two on a tan point was never looked at. Chosen in the forty-sixth round
+(docs/vision.md) on sixteen board tuning sets (5069, 5108, 5110, 5124, 5129-5132, 5138-5141
+at 1024x768; 5074, 5107, 5136, 5137 at 1640x1232): 11,571 dice right of 11,732 with none,
+11,575 at (0.35,), 11,576 at (0.35, 0.45), no frame read worse; a seventeenth (5142,
+1024x768) alike."""
 
 
 class _View(NamedTuple):
@@ -897,7 +908,8 @@ class Recognizer:
     def _body_candidates(self, surface: _Surface) -> list[tuple[float, float]]:
         """Board millimetres of light patches of a die's size: dice whose pips the pip
         search missed (at 1024x768 a blurred two, or a six whose rows run together, often
-        leaves no spot dark enough). Lightest first, at most ``BODY_MAX``."""
+        leaves no spot dark enough). Those at ``BODY_LIGHT`` first, the largest first, then
+        those found only at each of ``BODY_LIGHTER``; at most ``BODY_MAX``."""
         grey, origin, s, white = surface
         c = BODY_SCALE
         small = cv2.resize(grey, None, fx=c / s, fy=c / s, interpolation=cv2.INTER_AREA)
@@ -907,15 +919,19 @@ class Recognizer:
         k = max(3, round(BODY_HAT * die * c) | 1)
         hat = cv2.morphologyEx(small, cv2.MORPH_TOPHAT,
                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        mask = (hat > BODY_LIGHT * white).astype(np.uint8)
-        _, _, stats, cents = cv2.connectedComponentsWithStats(mask)
-        area = stats[1:, cv2.CC_STAT_AREA] / (c * c)
-        span = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]) / c
-        ok = np.flatnonzero((area >= 0.3 * die * die) & (area <= 1.5 * die * die)
-                            & (span <= 1.8 * die)) + 1
-        ok = ok[np.argsort(-area[ok - 1], kind="stable")][:BODY_MAX]
-        return [(float(cents[i, 0]) / c + origin[0], float(cents[i, 1]) / c + origin[1])
-                for i in ok]
+        out: list[tuple[float, float]] = []
+        for light in (BODY_LIGHT, *BODY_LIGHTER):
+            mask = (hat > light * white).astype(np.uint8)
+            _, _, stats, cents = cv2.connectedComponentsWithStats(mask)
+            area = stats[1:, cv2.CC_STAT_AREA] / (c * c)
+            span = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]) / c
+            ok = np.flatnonzero((area >= 0.3 * die * die) & (area <= 1.5 * die * die)
+                                & (span <= 1.8 * die)) + 1
+            ok = ok[np.argsort(-area[ok - 1], kind="stable")]
+            found = [(float(cents[i, 0]) / c + origin[0], float(cents[i, 1]) / c + origin[1])
+                     for i in ok]
+            out += [at for at in found if all(math.dist(at, o) >= DICE_APART for o in out)]
+        return out[:BODY_MAX]
 
     def _dice_view(self, image: Image, quad: BoardQuad, center: tuple[float, float],
                    s: float, size: int) -> Image:

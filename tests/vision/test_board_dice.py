@@ -321,6 +321,31 @@ def test_light_patches_of_a_board_without_dice_are_no_dice(size: tuple[int, int]
     assert looked >= 8  # the light patches were looked at
 
 
+def test_a_die_on_a_light_point_is_a_light_patch(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A die lying where a light point narrows to less than the top-hat's width: at the first
+    # lightness the die and the point's tip are one patch, too long for a die (tuning board
+    # 5108, s02/frame_021); at a lighter one the die is a patch alone.
+    import cv2
+    rec = Recognizer(Calibration.load(TUNE / "s00" / "calibration.json"))
+    die = rec.calibration.geometry.die_size
+    scale, white = 2.0, 240.0
+    grey = np.full((round(200 * scale), round(300 * scale)), 60, np.uint8)
+    point = np.array([[40, 80], [40, 120], [260, 100]], np.float64) * scale
+    cv2.fillPoly(grey, [point.round().astype(np.int32)], 132)
+    at = (190.0, 100.0)
+    half = die / 2 * scale
+    cv2.rectangle(grey, (round(at[0] * scale - half), round(at[1] * scale - half)),
+                  (round(at[0] * scale + half), round(at[1] * scale + half)), 235, -1)
+    surface = rec_mod._Surface(grey, (0.0, 0.0), scale, white)
+
+    def near() -> bool:
+        return any(math.dist(at, c) < 3.0 for c in rec._body_candidates(surface))
+
+    assert near()
+    monkeypatch.setattr(rec_mod, "BODY_LIGHTER", ())
+    assert not near()
+
+
 def _cocked_in_the_open(monkeypatch: pytest.MonkeyPatch, *, with_rail_die: bool
                         ) -> tuple[tuple[float, float], Recognizer, Any]:
     """A 1024 px board with a four in the open (and a two by the rail), every die the dice
