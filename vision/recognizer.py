@@ -921,6 +921,8 @@ class Recognizer:
                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         out: list[tuple[float, float]] = []
         for light in (BODY_LIGHT, *BODY_LIGHTER):
+            if len(out) >= BODY_MAX:
+                break
             mask = (hat > light * white).astype(np.uint8)
             _, _, stats, cents = cv2.connectedComponentsWithStats(mask)
             area = stats[1:, cv2.CC_STAT_AREA] / (c * c)

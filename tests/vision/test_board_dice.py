@@ -17,11 +17,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 from tablier.calibration.calibration import Calibration
 from tablier.calibration.flow import calibrate_frame
 from tablier.vision import recognizer as rec_mod
+from tablier.vision.dice import DiceConfig, read_dice
 from tablier.vision.evaluate import frames
 from tablier.vision.imageio import read_image
 from tablier.vision.recognizer import STRAIGHT_VIEW_COCKED_CONTACT, Recognizer
@@ -102,23 +104,19 @@ def test_dice_on_small_frames(session: str) -> None:
 def test_the_reader_of_small_dice_takes_rougher_pip_shapes() -> None:
     # Pips drawn up from a few camera pixels have rough shapes (COARSE_SHAPE_TOLERANCE); the
     # reader of larger dice keeps the dice reader's own tolerance.
-    from tablier.vision import recognizer
-    from tablier.vision.dice import DiceConfig
     rec = Recognizer(Calibration.load(TUNE / "s00" / "calibration.json"))
     coarse, fine = rec._dice, rec._dice_fine
-    assert isinstance(coarse, recognizer._StraightViewReader)
-    assert isinstance(fine, recognizer._StraightViewReader)
-    assert coarse._cfg.shape_tolerance == recognizer.COARSE_SHAPE_TOLERANCE
+    assert isinstance(coarse, rec_mod._StraightViewReader)
+    assert isinstance(fine, rec_mod._StraightViewReader)
+    assert coarse._cfg.shape_tolerance == rec_mod.COARSE_SHAPE_TOLERANCE
     assert fine._cfg.shape_tolerance == DiceConfig().shape_tolerance
-    assert recognizer.COARSE_SHAPE_TOLERANCE > DiceConfig().shape_tolerance
+    assert rec_mod.COARSE_SHAPE_TOLERANCE > DiceConfig().shape_tolerance
 
 
 def test_the_recogniser_s_reader_takes_no_speck_for_a_pip() -> None:
     # A straightened view draws a die some 80 px wide, its pips 6-8 px in radius. Two dark
     # specks 2 px in radius on a two's blank middle (tuning board 5131, s05/frame_019) made
     # the two no two (a pip midway) and a face of their own.
-    import cv2
-    from tablier.vision.dice import DiceConfig, read_dice
     rec = Recognizer(Calibration.load(TUNE / "s00" / "calibration.json"))
     assert isinstance(rec._dice, rec_mod._StraightViewReader)
     cfg = rec._dice._cfg
@@ -259,7 +257,6 @@ def _faint(image: np.ndarray, center: tuple[float, float], half: int,
            keep: float) -> np.ndarray:
     """The frame with the pips around ``center`` (px) kept at ``keep`` of their depth: each
     pixel brought toward the picture closed over the pips (a die's body without them)."""
-    import cv2
 
     x, y = (round(v) for v in center)
     out = image.copy()
@@ -325,7 +322,6 @@ def test_a_die_on_a_light_point_is_a_light_patch(monkeypatch: pytest.MonkeyPatch
     # A die lying where a light point narrows to less than the top-hat's width: at the first
     # lightness the die and the point's tip are one patch, too long for a die (tuning board
     # 5108, s02/frame_021); at a lighter one the die is a patch alone.
-    import cv2
     rec = Recognizer(Calibration.load(TUNE / "s00" / "calibration.json"))
     die = rec.calibration.geometry.die_size
     scale, white = 2.0, 240.0
