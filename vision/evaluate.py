@@ -17,7 +17,7 @@ import csv
 import json
 import math
 import statistics
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -217,12 +217,15 @@ def score(obs: Observation, truth: dict[str, Any], report: Report) -> dict[str, 
     return row
 
 
-def evaluate(root: Path, *, recognizer_factory: Any = Recognizer) -> Report:
+def evaluate(root: Path, *, recognizer_factory: Any = Recognizer,
+             progress: Callable[[Path, int, int], None] | None = None) -> Report:
     """Run the recogniser over every frame of a set.
 
     Args:
         root: the set folder.
         recognizer_factory: builds a recogniser from a calibration (for tests).
+        progress: called after each session with its folder, how many sessions are done
+            and how many there are (a set of 8 x 50 frames takes minutes).
 
     Returns:
         The report.
@@ -232,9 +235,10 @@ def evaluate(root: Path, *, recognizer_factory: Any = Recognizer) -> Report:
         CalibrationError: if a session's calibration is wrong.
     """
     report = Report()
-    found = False
-    for session in sessions(root):
-        found = True
+    todo = list(sessions(root))
+    if not todo:
+        raise FileNotFoundError(f"no calibration.json under {str(root)!r}: not a fixture set")
+    for done, session in enumerate(todo, 1):
         rec = recognizer_factory(Calibration.load(session / "calibration.json"))
         for img_path, truth_path in frames(session):
             truth = json.loads(truth_path.read_text())
@@ -250,8 +254,8 @@ def evaluate(root: Path, *, recognizer_factory: Any = Recognizer) -> Report:
                 report.timings.setdefault(stage, []).append(ms)
                 row[f"{stage}_ms"] = round(ms, 3)
             report.rows.append(row)
-    if not found:
-        raise FileNotFoundError(f"no calibration.json under {str(root)!r}: not a fixture set")
+        if progress is not None:
+            progress(session, done, len(todo))
     return report
 
 

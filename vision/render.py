@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -1431,7 +1431,8 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                dice: bool = True, cocked_rate: float = 0.0, cocked_against: bool = True,
                by_rail: float = 0.0, on_dames: float = 0.0, parallax: bool = True,
                depth: float = 0.0, on_die: float = 0.0, touching: float = 0.0,
-               on_die_reach: float = 1 / 3, hide_below: bool = False) -> list[Path]:
+               on_die_reach: float = 1 / 3, hide_below: bool = False,
+               progress: Callable[[Path, int, int], None] | None = None) -> list[Path]:
     """Render a fixture set: sessions of one board and camera, each with its calibration.
 
     Each session has its own board style, camera and lens; its ``reference.jpg`` (the start of a
@@ -1464,6 +1465,8 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
             (see :func:`random_scene`).
         on_die_reach: see :func:`random_scene`.
         hide_below: see :func:`render_frame`.
+        progress: called after each session with its folder, how many sessions are written
+            and how many there are.
 
     Returns:
         The session folders.
@@ -1506,6 +1509,8 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                              geometry=g, parallax=parallax, depth=depth, hide_below=hide_below)
             write_frame(r, folder, f"frame_{i:03d}")
         folders.append(folder)
+        if progress is not None:
+            progress(folder, s + 1, sessions)
     return folders
 
 

@@ -6,7 +6,7 @@ field, visible count per field, markers, jetons/fichets/pavillon, occlusion; med
 milliseconds per stage) and writes one CSV row per frame. A die seen where there is none counts
 as a die read wrong; a cocked die (truth: no value) is right when it is judged bad, and is also
 counted on its own row ("-" when the set has none: render one with ``tablier render --cocked``).
-Example:
+Each session read is reported on stderr as it ends. Example:
 
     tablier eval fixtures/vision/measure --out results.csv
 """
@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 HELP = "measure the vision on a fixture set"
@@ -33,6 +34,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the CSV to write (default: %(default)s)")
     parser.add_argument("--threads", type=int, default=1,
                         help="OpenCV threads (default: %(default)s, one core as on the Pi)")
+
+
+def _progress(session: Path, done: int, total: int) -> None:
+    print(f"read {session.name} ({done} of {total} sessions)", file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"no fixture set folder {str(args.set)!r}")
     cv2.setNumThreads(max(1, args.threads))
     try:
-        report = evaluate(args.set)
+        report = evaluate(args.set, progress=_progress)
     except (FileNotFoundError, CalibrationError) as exc:
         raise UsageError(str(exc)) from None
     print(report.table())

@@ -11,6 +11,7 @@ The same seed gives the same set. Examples:
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 HELP = "render synthetic board frames with ground truth"
@@ -108,6 +109,10 @@ def run(args: argparse.Namespace) -> int:
                          " (try a larger --size)") from None
 
 
+def _progress(session: Path, done: int, total: int) -> None:
+    print(f"wrote {session.name} ({done} of {total} sessions)", file=sys.stderr, flush=True)
+
+
 def _render(args: argparse.Namespace, w: int, h: int) -> int:
     if args.game:
         from tablier.vision.game import write_game
@@ -122,6 +127,6 @@ def _render(args: argparse.Namespace, w: int, h: int) -> int:
                          by_rail=args.by_rail, on_dames=args.on_dames,
                          parallax=args.parallax, depth=args.depth, on_die=args.on_die,
                          touching=args.touching, on_die_reach=args.on_die_reach,
-                         hide_below=args.hide_below)
+                         hide_below=args.hide_below, progress=_progress)
     print(f"wrote {len(folders)} session(s) of {args.frames} frames under {args.out}")
     return 0

@@ -107,16 +107,17 @@ def test_calibrate_steps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 def test_eval_prints_a_table_and_writes_csv(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    one = tmp_path / "set" / "s00"
-    one.mkdir(parents=True)
-    for name in ("calibration.json", "frame_000.jpg", "frame_000.json", "frame_001.jpg",
-                 "frame_001.json"):
-        shutil.copy(ROOT / name, one / name)
+    for session, frame in (("s00", "frame_000"), ("s00", "frame_001"), ("s01", "frame_001")):
+        (tmp_path / "set" / session).mkdir(parents=True, exist_ok=True)
+        for name in ("calibration.json", f"{frame}.jpg", f"{frame}.json"):
+            shutil.copy(ROOT / name, tmp_path / "set" / session / name)
     csv_path = tmp_path / "r.csv"
     code, out, err = _run(capsys, "eval", str(tmp_path / "set"), "--out", str(csv_path))
     assert code == 0, err
     assert "colour per field" in out and "visible count per field" in out and "total" in out
-    assert len(csv_path.read_text().splitlines()) == 3
+    assert len(csv_path.read_text().splitlines()) == 4
+    # each session is reported as it is read, on stderr, the table alone on stdout
+    assert err.splitlines() == ["read s00 (1 of 2 sessions)", "read s01 (2 of 2 sessions)"]
     _one_line_error(*_run(capsys, "eval", str(tmp_path / "nothing")), "no fixture set")
     (tmp_path / "empty").mkdir()
     _one_line_error(*_run(capsys, "eval", str(tmp_path / "empty")), "not a fixture set")
@@ -124,10 +125,12 @@ def test_eval_prints_a_table_and_writes_csv(tmp_path: Path,
 
 def test_render_set_and_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _out, err = _run(capsys, "render", str(tmp_path / "r"), "--seed", "3", "--sessions",
-                          "1", "--frames", "2", "--size", "480x360")
+                          "2", "--frames", "2", "--size", "480x360")
     assert code == 0, err
     assert sorted(p.name for p in (tmp_path / "r" / "s00").glob("*.jpg")) == [
         "frame_000.jpg", "frame_001.jpg", "reference.jpg"]
+    # each session is reported as it is written
+    assert err.splitlines() == ["wrote s00 (1 of 2 sessions)", "wrote s01 (2 of 2 sessions)"]
     code, _out, err = _run(capsys, "render", str(tmp_path / "g"), "--game", "--throws", "2",
                           "--size", "640x480")
     assert code == 0, err
