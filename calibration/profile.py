@@ -16,6 +16,47 @@ Image = npt.NDArray[np.uint8]
 RGB = tuple[float, float, float]
 
 
+LOOK_ALIKE = 20.0
+"""Colour distance (RGB, 0-255) under which an empty dame slot looks like a dame
+(:func:`look_alike`). The dames reader tells a dame from an empty slot by colour alone
+(:func:`tablier.vision.checkers.count_checkers`): on a board whose dark points are the black
+dames' brown it reads empty points as black dames and black dames there as empty. On the
+board tuning sessions looked at in the forty-seventh round (docs/vision.md), nine of 224 had
+empty slots nearer the black dames' colour than 20; fields were misread in three of them
+(nearest 8.3, 16 and 19.7 levels off: 7 fields in 8 frames, 4 in 50, 4 in 50), none in the
+other six (11-19.2 off). `tablier calibrate` warns under 20."""
+
+
+def look_alike(profile: ColourProfile, limit: float = LOOK_ALIKE) -> dict[str, list[int]]:
+    """The fields where an empty slot's colour lies within ``limit`` of a dame colour.
+
+    Args:
+        profile: the board's colour profile.
+        limit: the colour distance (RGB, 0-255).
+
+    Returns:
+        ``{"white": [...], "black": [...]}``: the fields (1-24, White's numbering) whose empty
+        slots look like the white or the black dames; empty lists on a board that parts them.
+
+    Raises:
+        Nothing.
+
+    >>> from dataclasses import replace
+    >>> from tablier.calibration.calibration import Calibration
+    >>> grey = Calibration.example().profile
+    >>> look_alike(grey)
+    {'white': [], 'black': []}
+    >>> look_alike(replace(grey, black=(120.0, 130.0, 125.0)))["black"] == list(range(1, 25))
+    True
+    """
+    slots = np.asarray(profile.slots, np.float64).reshape(24, -1, 3)
+    out: dict[str, list[int]] = {}
+    for name, dame in (("white", profile.white), ("black", profile.black)):
+        d = np.linalg.norm(slots - np.asarray(dame, np.float64), axis=2).min(axis=1)
+        out[name] = [int(f) + 1 for f in np.flatnonzero(d < limit)]
+    return out
+
+
 def _rgb(v: npt.ArrayLike) -> RGB:
     a = np.asarray(v, np.float64).reshape(3)
     return (round(float(a[0]), 2), round(float(a[1]), 2), round(float(a[2]), 2))
