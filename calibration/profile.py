@@ -57,6 +57,24 @@ def look_alike(profile: ColourProfile, limit: float = LOOK_ALIKE) -> dict[str, l
     return out
 
 
+def look_alike_warnings(profile: ColourProfile) -> list[str]:
+    """One warning line for each colour of dames :func:`look_alike` finds on empty points.
+
+    Args:
+        profile: the board's colour profile.
+
+    Returns:
+        The lines, none on a board whose points and dames differ in colour.
+
+    Raises:
+        Nothing.
+    """
+    return [f"warning: on fields {', '.join(map(str, fields))} the empty points are the colour "
+            f"of the {color} dames, and tablier tells a dame from an empty point by its colour: "
+            f"{color} dames there may be misread. Dames or points of another colour avoid it"
+            for color, fields in look_alike(profile).items() if fields]
+
+
 def _rgb(v: npt.ArrayLike) -> RGB:
     a = np.asarray(v, np.float64).reshape(3)
     return (round(float(a[0]), 2), round(float(a[1]), 2), round(float(a[2]), 2))

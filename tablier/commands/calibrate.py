@@ -20,10 +20,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from tablier.calibration.calibration import ColourProfile
 
 HELP = "calibrate the camera and the board"
 
@@ -85,17 +81,6 @@ def _write(path: Path, image: object, *, rgb: bool = True) -> None:
         raise UsageError(f"cannot write {str(path)!r}")
 
 
-def _warn_look_alike(profile: ColourProfile) -> None:
-    """Tell the user where a colour of dames is the colour of the empty points."""
-    from tablier.calibration.profile import look_alike
-    for color, fields in look_alike(profile).items():
-        if fields:
-            print(f"warning: on fields {', '.join(map(str, fields))} the empty points are the "
-                  f"colour of the {color} dames, and tablier tells a dame from an empty point by "
-                  f"its colour: {color} dames there may be misread. Dames or points of another "
-                  "colour avoid it", file=sys.stderr)
-
-
 def run(args: argparse.Namespace) -> int:
     """Run one calibration step.
 
@@ -147,7 +132,9 @@ def run(args: argparse.Namespace) -> int:
             how = "markers" if corners is None else "the corners given"
             print(f"board found by {how}; wrote {args.out} and the overlay {args.overlay}: "
                   "check that every outline sits on the board")
-            _warn_look_alike(cal.profile)
+            from tablier.calibration.profile import look_alike_warnings
+            for line in look_alike_warnings(cal.profile):
+                print(line, file=sys.stderr)
         else:
             cal = Calibration.load(args.calibration)
             frame = read_image(args.image)

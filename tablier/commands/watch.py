@@ -215,9 +215,14 @@ def _recognizer(path: Path) -> Any:
     except ImportError as exc:
         _fail(f"the vision part is not installed ({exc})")
     try:
-        return Recognizer(Calibration.load(path))
+        calibration = Calibration.load(path)
+        recognizer = Recognizer(calibration)
     except (OSError, ValueError) as exc:
         _fail(f"calibration {path}: {exc}")
+    from tablier.calibration.profile import look_alike_warnings
+    for line in look_alike_warnings(calibration.profile):
+        print(f"tablier watch: {line}", file=sys.stderr)
+    return recognizer
 
 
 def _displays(urls: list[str]) -> list[Any]:

@@ -33,6 +33,30 @@ def test_missing_calibration(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "no calibration" in err and "tablier calibrate" in err
 
 
+def test_a_calibration_with_dames_the_colour_of_the_points_is_warned_of(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A board calibrated before `tablier calibrate` warned of it is warned of when watched."""
+    import dataclasses
+
+    from tablier.calibration.calibration import Calibration
+
+    from tablier.commands.watch import _recognizer
+
+    plain = Path(__file__).resolve().parents[2] / "fixtures" / "vision" / "measure" / "s00" / (
+        "calibration.json")
+    _recognizer(plain)
+    assert capsys.readouterr().err == ""
+    # black dames of the colour of field 3's empty points (as on a brown board with brown dames)
+    cal = Calibration.load(plain)
+    alike = tmp_path / "alike.json"
+    dataclasses.replace(cal, profile=dataclasses.replace(
+        cal.profile, black=cal.profile.slots[2 * 5])).save(alike)
+    _recognizer(alike)
+    err = capsys.readouterr().err
+    assert err.startswith("tablier watch: warning: on fields ") and err.count("\n") == 1
+    assert " 3," in err and "black dames there may be misread" in err
+
+
 def test_config_files(tmp_path: Path) -> None:
     toml = tmp_path / "t.toml"
     toml.write_text('camera = "cam:1"\nmarkers = ["gpio:", "pegsim://"]\nstill_frames = 3\n'
