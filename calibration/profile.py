@@ -24,7 +24,8 @@ dames' brown it reads empty points as black dames and black dames there as empty
 board tuning sessions looked at in the forty-seventh round (docs/vision.md), nine of 224 had
 empty slots nearer the black dames' colour than 20; fields were misread in three of them
 (nearest 8.3, 16 and 19.7 levels off: 7 fields in 8 frames, 4 in 50, 4 in 50), none in the
-other six (11-19.2 off). `tablier calibrate` warns under 20."""
+other six (11-19.2 off). `tablier calibrate board` and `tablier watch` warn under 20
+(:func:`look_alike_warnings`)."""
 
 
 def look_alike(profile: ColourProfile, limit: float = LOOK_ALIKE) -> dict[str, list[int]]:
