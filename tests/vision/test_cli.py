@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -60,8 +61,6 @@ def _write(path: Path, data: bytes) -> Path:
 
 def test_see_refuses_wrong_size_no_board_and_bad_calibration(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import cv2
-    import numpy as np
     small = tmp_path / "small.png"
     cv2.imwrite(str(small), np.zeros((100, 100, 3), np.uint8))
     cal = str(ROOT / "calibration.json")
@@ -111,7 +110,6 @@ def test_calibrate_warns_of_dark_points_the_colour_of_the_black_dames(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # brown and light wood points with brown dames: the dames reader, which goes by colour,
     # cannot tell a black dame on a brown point from the point (docs/vision.md, 47th round)
-    import cv2
     from tablier.vision.render import BoardStyle, Camera, Lighting, Scene, render_frame
     style = BoardStyle(fields=((82, 52, 30), (196, 160, 110)), black=(78, 50, 30))
     cam = Camera.random(np.random.default_rng(3), 1024, 768)
