@@ -4,7 +4,8 @@ Dames stand in a row from the base of a flèche outwards; more than a row holds 
 from above a pile is one disc, so a field reports the number of *visible* stacks, not the number
 of dames: the tracker counts piles by following the legal plays. Each slot of a row is compared
 with three colours: the empty slot on the reference frame, a white dame and a black dame, all
-corrected for the light of this frame by the rails' colour.
+corrected for the light of this frame by the rails' colour, and for the light's slope across the
+board by how it changes along the rails.
 
 Run as ``python -m tablier.vision.checkers CALIBRATION IMAGE`` to print the fields.
 """
@@ -102,6 +103,64 @@ def light_gain(cfg: VisionConfig, flat: Image) -> F32:
     return np.asarray(np.clip(gain, 0.25, 4.0), np.float32)
 
 
+LIGHT_SLOPE = True
+"""Whether the dames are read under the light's slope across the board (:func:`light_slope`)
+as well as its mean colour (:func:`light_gain`)."""
+SLOPE_SPREAD = 4.0
+"""Rail probes whose gain lies further from the fitted slope than this many times the median
+distance (and 3 %) are left out of the fit: a hand, a die or the pavillon's flag on the rail."""
+SLOPE_PROBES = 12
+"""The fewest rail probes the slope is fitted on; with fewer the light is taken as even."""
+SLOPE_LIMIT = (0.7, 1.4)
+"""The most the slope may lighten or darken a place against the board's mean."""
+
+
+def light_slope(cfg: VisionConfig, flat: Image, at_mm: npt.ArrayLike) -> F32:
+    """The gain each place of the board needs beside :func:`light_gain`'s, for light that falls
+    unevenly (a lamp to one side): a plane fitted to the rail probes' brightness against the
+    reference frame's, leaving out probes something covers.
+
+    Args:
+        cfg: the vision config.
+        flat: the rectified frame as (H*W)x3.
+        at_mm: Nx2 places, board millimetres.
+
+    Returns:
+        N gains about 1 (their mean over the rail probes is 1): above 1 where the light is
+        dimmer than on the board as a whole. All 1 when :data:`LIGHT_SLOPE` is off, when the
+        rails are too dark to tell the light by, or when too few probes agree.
+
+    Raises:
+        Nothing.
+    """
+    layout = cfg.layout
+    at = np.asarray(at_mm, np.float64).reshape(-1, 2)
+    even = np.ones(len(at), np.float32)
+    if not LIGHT_SLOPE:
+        return even
+    ref = np.asarray(cfg.calibration.profile.rail_samples, np.float64).reshape(-1, 3)
+    seen = np.median(ref, axis=0) >= RAIL_DARK
+    if not seen.any():
+        return even
+    now = layout.rail.means(flat).astype(np.float64)
+    gain = np.log(np.maximum(ref[:, seen].sum(axis=1), 1.0)
+                  / np.maximum(now[:, seen].sum(axis=1), 1.0))
+    size = np.array(cfg.calibration.geometry.size, np.float64)
+    uv = layout.rail.mm / size - 0.5
+    x = np.column_stack([np.ones(len(uv)), uv])
+    keep = np.ones(len(uv), bool)
+    for _ in range(3):
+        coef = np.linalg.lstsq(x[keep], gain[keep], rcond=None)[0]
+        off = np.abs(gain - x @ coef)
+        keep = off <= max(SLOPE_SPREAD * float(np.median(off[keep])), 0.03)
+        if keep.sum() < SLOPE_PROBES:
+            return even
+    slope = coef[1:]
+    level = float((uv[keep] @ slope).mean())
+    return np.asarray(np.clip(np.exp((at / size - 0.5) @ slope - level), *SLOPE_LIMIT),
+                      np.float32)
+
+
 def count_checkers(cfg: VisionConfig, rectified: Image, *, gain: F32 | None = None,
                    dice_px: npt.ArrayLike = ()) -> FieldCounts:
     """Read every field of a rectified board.
@@ -109,7 +168,8 @@ def count_checkers(cfg: VisionConfig, rectified: Image, *, gain: F32 | None = No
     Args:
         cfg: the vision config.
         rectified: the board from :func:`~tablier.vision.board.rectify`, uint8 RGB.
-        gain: the light gain (computed from the rails when None).
+        gain: the light gain (computed from the rails when None); the light's slope
+            (:func:`light_slope`) is applied on top of it.
         dice_px: Nx2 rectified pixel centres of dice lying on the board; their pixels are
             left out of the slots they cover.
 
@@ -132,8 +192,9 @@ def count_checkers(cfg: VisionConfig, rectified: Image, *, gain: F32 | None = No
         feats, share = layout.slots.masked_means(flat, ~layout.slots.near(dice, radius))
     else:
         feats, share = layout.slots.means(flat), np.ones(len(layout.slots.index), np.float32)
+    local = light_slope(cfg, flat, layout.slots.mm)[:, None]
     occ_flat, white_flat, conf_flat = _classify(
-        feats * gain, np.array(prof.slots, np.float32), np.array(prof.white, np.float32),
+        feats * gain * local, np.array(prof.slots, np.float32), np.array(prof.white, np.float32),
         np.array(prof.black, np.float32), th.occupied_margin)
     covered = share < th.min_visible_share
     touched = share < 1.0
@@ -146,7 +207,7 @@ def count_checkers(cfg: VisionConfig, rectified: Image, *, gain: F32 | None = No
         rows = np.flatnonzero(touched)
         rings = layout.rings.subset(rows)
         ring, ring_share = rings.masked_means(flat, ~rings.near(dice, radius))
-        o, w, c = _classify(ring * gain, np.array(prof.rings, np.float32)[rows],
+        o, w, c = _classify(ring * gain * local[rows], np.array(prof.rings, np.float32)[rows],
                             np.array(prof.white_ring, np.float32),
                             np.array(prof.black_ring, np.float32), th.occupied_margin)
         c = c * 0.8

@@ -12,7 +12,7 @@ import pytest
 from tablier.calibration.calibration import Calibration
 from tablier.calibration.flow import calibrate_frame
 from tablier.vision.board import VisionConfig, locate_board, rectify
-from tablier.vision.checkers import FieldReading, count_checkers, light_gain
+from tablier.vision.checkers import FieldReading, count_checkers, light_gain, light_slope
 from tablier.vision.imageio import read_image
 from tablier.vision.render import BoardGeometry, BoardStyle, Camera, Lighting, Scene, render_frame
 
@@ -137,6 +137,57 @@ def test_a_rail_with_no_blue_leaves_the_light_gain_of_blue_alone() -> None:
         gain = light_gain(cfg, rect.reshape(-1, 3))
         assert math.isclose(gain[2], math.sqrt(gain[0] * gain[1]), rel_tol=1e-4)
         seen = {r.field: r for r in count_checkers(cfg, rect, gain=gain).fields}
+        for t in frame.truth["fields"]:
+            r = seen[t["field"]]
+            wrong += ((r.color.value if r.color else None), r.visible) != (t["color"],
+                                                                          t["visible"])
+    assert wrong == 0, f"{wrong} of 96 fields read wrong"
+
+
+def _lamp(cfg: VisionConfig, rect: np.ndarray, left: float, right: float) -> np.ndarray:
+    """``rect`` lit ``left`` times as bright at the board's left edge, ``right`` at its right."""
+    ramp = np.linspace(left, right, rect.shape[1], dtype=np.float32)[None, :, None]
+    return np.asarray(np.clip(rect * ramp, 0, 255), np.uint8)
+
+
+def test_the_light_s_slope_is_read_off_the_rails(board: tuple[VisionConfig, np.ndarray]) -> None:
+    cfg, rect = board
+    w, h = cfg.calibration.geometry.size
+    places = [(0.2 * w, 0.5 * h), (0.8 * w, 0.5 * h)]
+    before = light_slope(cfg, rect.reshape(-1, 3), places)
+    lit = _lamp(cfg, rect, 0.8, 1.2)
+    after = light_slope(cfg, lit.reshape(-1, 3), places)
+    # the gain undoes the lamp: 1.12 / 0.88 times more at 20 % across than at 80 %
+    change = after / before
+    assert change[0] / change[1] == pytest.approx((0.8 + 0.4 * 0.8) / (0.8 + 0.4 * 0.2),
+                                                  rel=0.02)
+    # a hand over the left rail (skin, brighter than the wood) is left out of the fit
+    g, s = cfg.calibration.geometry, cfg.layout.scale
+    hand = lit.copy()
+    hand[round(0.3 * h * s):round(0.7 * h * s), :round(g.rail * s)] = (232, 190, 160)
+    assert light_slope(cfg, hand.reshape(-1, 3), places) == pytest.approx(after, rel=0.02)
+
+
+def test_dark_points_the_colour_of_the_black_dames_are_read_under_a_slanting_light() -> None:
+    # The brown points lie 12-20 colour levels from the brown dames (the calibration warns
+    # of them). A lamp to one side darkens one end of the board by a fifth, as far as the
+    # dames' brown lies from the points', when only the mean light is brought back.
+    g = BoardGeometry()
+    rng = np.random.default_rng(9)
+    style = dataclasses.replace(BoardStyle.random(rng), fields=((82, 52, 30), (196, 160, 110)),
+                                black=(70, 44, 28))
+    cam = Camera.random(rng, 1024, 768, geometry=g)
+    ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(), seed=1,
+                       geometry=g, width=1024, height=768)
+    cfg = VisionConfig.from_calibration(calibrate_frame(ref.image, geometry=g))
+    scene = Scene(white={1: 12, 6: 3}, black={1: 11, 6: 2, 8: 2})
+    wrong = 0
+    for seed, slant in enumerate([(0.25, 0.2), (-0.25, -0.2), (0.25, -0.2), (-0.25, 0.2)]):
+        frame = render_frame(scene, style=style, camera=cam,
+                             lighting=Lighting(gradient=slant, noise=2.0), seed=seed,
+                             geometry=g, width=1024, height=768)
+        rect = rectify(cfg, frame.image, locate_board(cfg, frame.image))
+        seen = {r.field: r for r in count_checkers(cfg, rect).fields}
         for t in frame.truth["fields"]:
             r = seen[t["field"]]
             wrong += ((r.color.value if r.color else None), r.visible) != (t["color"],
