@@ -59,6 +59,10 @@ _FIELD_PAIRS: tuple[tuple[RGB, RGB], ...] = (
     ((82, 52, 30), (196, 160, 110)),   # brown / light wood
     ((20, 70, 78), (170, 84, 40)),     # teal / rust
 )
+LOOK_ALIKE_STYLE = (3, 1)
+"""The field pair and the black dames (indices into the palettes above) whose dark points are
+the black dames' brown: about one board in fifteen draws them. The dames reader, which tells a
+dame by its colour, misreads fields there (``tablier render --look-alike`` draws only them)."""
 _SURFACES: tuple[RGB, ...] = ((44, 100, 64), (150, 108, 64), (120, 40, 36), (60, 70, 110),
                               (170, 140, 96))
 _RAILS: tuple[RGB, ...] = ((110, 66, 34), (140, 92, 52), (84, 50, 28), (160, 118, 72))
@@ -105,11 +109,14 @@ class BoardStyle:
     """The table around the board."""
 
     @classmethod
-    def random(cls, rng: np.random.Generator) -> BoardStyle:
+    def random(cls, rng: np.random.Generator, *, look_alike: bool = False) -> BoardStyle:
         """A random but plausible board.
 
         Args:
             rng: the source of randomness.
+            look_alike: draw the brown / light wood points with the brown black dames
+                (:data:`LOOK_ALIKE_STYLE`). The same draws are made as without it, so only
+                those colours change.
 
         Returns:
             The style.
@@ -117,15 +124,30 @@ class BoardStyle:
         Raises:
             Nothing.
         """
+        def clash(surface: RGB, pair: tuple[RGB, RGB]) -> bool:
+            return bool(min(np.abs(np.array(surface) - np.array(p)).sum() for p in pair) < 60)
+
         pair = _FIELD_PAIRS[int(rng.integers(len(_FIELD_PAIRS)))]
-        if rng.random() < 0.5:
-            pair = (pair[1], pair[0])
+        flip = rng.random() < 0.5
         surface = _pick(rng, _SURFACES)
-        while min(np.abs(np.array(surface) - np.array(p)).sum() for p in pair) < 60:
+        while clash(surface, pair):
             surface = _pick(rng, _SURFACES)
-        return cls(fields=(_jitter(rng, pair[0]), _jitter(rng, pair[1])),
-                   surface=_jitter(rng, surface), rail=_jitter(rng, _pick(rng, _RAILS)),
-                   white=_jitter(rng, _pick(rng, _WHITES), 4), black=_jitter(rng, _pick(rng, _BLACKS), 4),
+        if look_alike:
+            pair = _FIELD_PAIRS[LOOK_ALIKE_STYLE[0]]
+            if clash(surface, pair):
+                # NOTE: the first surface that parts from the points, drawing nothing more
+                surface = next(c for c in _SURFACES if not clash(c, pair))
+        if flip:
+            pair = (pair[1], pair[0])
+        fields = (_jitter(rng, pair[0]), _jitter(rng, pair[1]))
+        surface = _jitter(rng, surface)
+        rail = _jitter(rng, _pick(rng, _RAILS))
+        white = _jitter(rng, _pick(rng, _WHITES), 4)
+        black = _pick(rng, _BLACKS)
+        if look_alike:
+            black = _BLACKS[LOOK_ALIKE_STYLE[1]]
+        return cls(fields=fields, surface=surface, rail=rail, white=white,
+                   black=_jitter(rng, black, 4),
                    jeton=_pick(rng, _JETONS), pavillon=_pick(rng, _PAVILLONS),
                    table=_jitter(rng, _pick(rng, _TABLES), 15))
 
@@ -1431,7 +1453,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
                dice: bool = True, cocked_rate: float = 0.0, cocked_against: bool = True,
                by_rail: float = 0.0, on_dames: float = 0.0, parallax: bool = True,
                depth: float = 0.0, on_die: float = 0.0, touching: float = 0.0,
-               on_die_reach: float = 1 / 3, hide_below: bool = False,
+               on_die_reach: float = 1 / 3, hide_below: bool = False, look_alike: bool = False,
                progress: Callable[[Path, int, int], None] | None = None) -> list[Path]:
     """Render a fixture set: sessions of one board and camera, each with its calibration.
 
@@ -1465,6 +1487,8 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
             (see :func:`random_scene`).
         on_die_reach: see :func:`random_scene`.
         hide_below: see :func:`render_frame`.
+        look_alike: every board brown / light wood with brown black dames
+            (:meth:`BoardStyle.random`).
         progress: called after each session with its folder, how many sessions are written
             and how many there are.
 
@@ -1482,7 +1506,7 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
     folders: list[Path] = []
     for s in range(sessions):
         folder = out / f"s{s:02d}"
-        style = BoardStyle.random(rng)
+        style = BoardStyle.random(rng, look_alike=look_alike)
         cam = Camera.random(rng, width, height, geometry=g)
         ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(),
                            seed=int(rng.integers(2**31)), geometry=g, depth=depth)

@@ -57,6 +57,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--on-die-hidden", dest="hide_below", action="store_true",
                         help="draw a die resting on the other moved toward the point below "
                              "the camera, so that it hides the die below from the camera")
+    parser.add_argument("--look-alike", action="store_true",
+                        help="draw every board with brown points and brown black dames, whose "
+                             "dark points are the black dames' colour (about one board in "
+                             "fifteen otherwise; the dames reader misreads fields there)")
     parser.add_argument("--touching", type=float, default=0.0,
                         help="share of frames whose two dice lie flat side by side, touching "
                              "or nearly, a good throw (default: %(default)s; before this option "
@@ -127,6 +131,7 @@ def _render(args: argparse.Namespace, w: int, h: int) -> int:
                          by_rail=args.by_rail, on_dames=args.on_dames,
                          parallax=args.parallax, depth=args.depth, on_die=args.on_die,
                          touching=args.touching, on_die_reach=args.on_die_reach,
-                         hide_below=args.hide_below, progress=_progress)
+                         hide_below=args.hide_below, look_alike=args.look_alike,
+                         progress=_progress)
     print(f"wrote {len(folders)} session(s) of {args.frames} frames under {args.out}")
     return 0

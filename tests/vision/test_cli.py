@@ -9,6 +9,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from tablier.calibration.calibration import Calibration
+from tablier.calibration.profile import look_alike
 
 from tablier.cli import main
 
@@ -158,5 +160,14 @@ def test_render_set_and_game(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert code == 0, err
     manifest = json.loads((tmp_path / "g" / "manifest.json").read_text())
     assert len(manifest["throws"]) == 2 and len(manifest["frames"]) == 12
+    # --look-alike draws the board whose dark points are the black dames' brown, of which
+    # the calibration warns (seed 3's own board has teal and rust points)
+    for flags, fields in (((), []), (("--look-alike",), list(range(2, 25, 2)))):
+        out = tmp_path / ("la" + "".join(flags))
+        code, _out, err = _run(capsys, "render", str(out), "--seed", "3", "--sessions", "1",
+                              "--frames", "1", "--size", "480x360", *flags)
+        assert code == 0, err
+        profile = Calibration.load(out / "s00" / "calibration.json").profile
+        assert look_alike(profile) == {"white": [], "black": fields}
     _one_line_error(*_run(capsys, "render", str(tmp_path / "x"), "--size", "big"), "--size")
     _one_line_error(*_run(capsys, "render", str(tmp_path / "x"), "--cocked", "2"), "--cocked")

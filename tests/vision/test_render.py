@@ -402,3 +402,21 @@ def test_two_dice_may_be_drawn_touching_side_by_side() -> None:
         random_scene(rng, touching=touching)
         return rng.bit_generator.state
     assert left(0.0) != left(1e-12)
+
+
+def test_look_alike_draws_brown_points_and_brown_black_dames_and_nothing_else_new() -> None:
+    from tablier.vision.render import _BLACKS, _FIELD_PAIRS, LOOK_ALIKE_STYLE, BoardStyle
+    dark, black = _FIELD_PAIRS[LOOK_ALIKE_STYLE[0]][0], _BLACKS[LOOK_ALIKE_STYLE[1]]
+    same_surface = 0
+    for seed in range(20):
+        plain = BoardStyle.random(np.random.default_rng(seed))
+        alike = BoardStyle.random(np.random.default_rng(seed), look_alike=True)
+        # the same draws: every colour but the points' and the black dames' is unchanged, and
+        # the surface where it would be the new points' colour
+        assert replace(alike, fields=plain.fields, black=plain.black,
+                       surface=plain.surface) == plain
+        same_surface += alike.surface == plain.surface
+        # jittered by 10 (points) and 4 (dames) grey levels a channel
+        assert min(np.abs(np.subtract(f, dark)).max() for f in alike.fields) <= 40
+        assert np.abs(np.subtract(alike.black, black)).max() <= 16
+    assert same_surface >= 10
