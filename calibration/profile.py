@@ -25,7 +25,11 @@ board tuning sessions looked at in the forty-seventh round (docs/vision.md), nin
 empty slots nearer the black dames' colour than 20; fields were misread in three of them
 (nearest 8.3, 16 and 19.7 levels off: 7 fields in 8 frames, 4 in 50, 4 in 50), none in the
 other six (11-19.2 off). `tablier calibrate board` and `tablier watch` warn under 20
-(:func:`look_alike_warnings`)."""
+(:func:`look_alike_warnings`). Since the forty-eighth round the reader also follows the light's
+slope across the board (:func:`tablier.vision.checkers.light_slope`): on the 60 tuning
+sessions of such boards of that round (``tablier render --look-alike``) fields were misread in
+3 of the 4 sessions under 7 levels off (1-2 fields in 8 frames), seldom above (one field in 8
+frames in 3 of 28 sessions 9-25 off); 20 was kept."""
 
 
 def look_alike(profile: ColourProfile, limit: float = LOOK_ALIKE) -> dict[str, list[int]]:
