@@ -6,13 +6,20 @@ import dataclasses
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from tablier.calibration.calibration import Calibration
 from tablier.calibration.flow import calibrate_frame
 from tablier.vision.board import VisionConfig, locate_board, rectify
-from tablier.vision.checkers import FieldReading, count_checkers, light_gain, light_slope
+from tablier.vision.checkers import (
+    FieldCounts,
+    FieldReading,
+    count_checkers,
+    light_gain,
+    light_slope,
+)
 from tablier.vision.imageio import read_image
 from tablier.vision.render import BoardGeometry, BoardStyle, Camera, Lighting, Scene, render_frame
 
@@ -114,33 +121,49 @@ def test_a_slot_a_die_touches_is_read_by_its_ring(
     assert not r.covered
 
 
+# Dames for the boards drawn below, and the size they are drawn at.
+SCENE = Scene(white={1: 12, 6: 3}, black={1: 11, 6: 2, 8: 2})
+SIZE = {"width": 1024, "height": 768}
+
+
+def _styled(seed: int, **colours: object) -> tuple[VisionConfig, BoardStyle, Camera]:
+    """A board of seed ``seed``'s style with ``colours`` changed, calibrated on its start."""
+    g = BoardGeometry()
+    rng = np.random.default_rng(seed)
+    style = dataclasses.replace(BoardStyle.random(rng), **colours)
+    cam = Camera.random(rng, **SIZE, geometry=g)
+    ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(), seed=1,
+                       geometry=g, **SIZE)
+    return VisionConfig.from_calibration(calibrate_frame(ref.image, geometry=g)), style, cam
+
+
+def _shot(cfg: VisionConfig, style: BoardStyle, cam: Camera, light: Lighting, seed: int
+          ) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    """SCENE drawn under ``light``, rectified, and its fields' truth."""
+    frame = render_frame(SCENE, style=style, camera=cam, lighting=light, seed=seed,
+                         geometry=cfg.calibration.geometry, **SIZE)
+    return rectify(cfg, frame.image, locate_board(cfg, frame.image)), frame.truth["fields"]
+
+
+def _wrong(counts: FieldCounts, truth: list[dict[str, Any]]) -> int:
+    """How many fields read otherwise than ``truth`` (colour or visible stacks)."""
+    seen = {r.field: (r.color.value if r.color else None, r.visible) for r in counts.fields}
+    return sum(seen[t["field"]] != (t["color"], t["visible"]) for t in truth)
+
+
 def test_a_rail_with_no_blue_leaves_the_light_gain_of_blue_alone() -> None:
     # A red rail reflects no blue: its blue channel (0-1 grey levels) says nothing of the
     # light, and a gain drawn from it turned navy points as dark as brown dames.
-    g = BoardGeometry()
-    rng = np.random.default_rng(8)
-    style = dataclasses.replace(BoardStyle.random(rng), rail=(110, 32, 0),
-                                fields=((38, 30, 118), (200, 160, 100)),
-                                black=(62, 40, 28), surface=(120, 62, 25))
-    cam = Camera.random(rng, 1024, 768, geometry=g)
-    ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(), seed=1,
-                       geometry=g, width=1024, height=768)
-    cfg = VisionConfig.from_calibration(calibrate_frame(ref.image, geometry=g))
-    scene = Scene(white={1: 12, 6: 3}, black={1: 11, 6: 2, 8: 2})
+    cfg, style, cam = _styled(8, rail=(110, 32, 0), fields=((38, 30, 118), (200, 160, 100)),
+                              black=(62, 40, 28), surface=(120, 62, 25))
     wrong = 0
     for seed in range(4):
         # sensor noise, clipped at black, lifts the rail's blue from about 0.2 to about 1
         light = Lighting(intensity=0.8 + 0.1 * seed, noise=5.0)
-        frame = render_frame(scene, style=style, camera=cam, lighting=light, seed=seed,
-                             geometry=g, width=1024, height=768)
-        rect = rectify(cfg, frame.image, locate_board(cfg, frame.image))
+        rect, truth = _shot(cfg, style, cam, light, seed)
         gain = light_gain(cfg, rect.reshape(-1, 3))
         assert math.isclose(gain[2], math.sqrt(gain[0] * gain[1]), rel_tol=1e-4)
-        seen = {r.field: r for r in count_checkers(cfg, rect, gain=gain).fields}
-        for t in frame.truth["fields"]:
-            r = seen[t["field"]]
-            wrong += ((r.color.value if r.color else None), r.visible) != (t["color"],
-                                                                          t["visible"])
+        wrong += _wrong(count_checkers(cfg, rect, gain=gain), truth)
     assert wrong == 0, f"{wrong} of 96 fields read wrong"
 
 
@@ -172,26 +195,11 @@ def test_dark_points_the_colour_of_the_black_dames_are_read_under_a_slanting_lig
     # The brown points lie 12-20 colour levels from the brown dames (the calibration warns
     # of them). A lamp to one side darkens one end of the board by a fifth, as far as the
     # dames' brown lies from the points', when only the mean light is brought back.
-    g = BoardGeometry()
-    rng = np.random.default_rng(9)
-    style = dataclasses.replace(BoardStyle.random(rng), fields=((82, 52, 30), (196, 160, 110)),
-                                black=(70, 44, 28))
-    cam = Camera.random(rng, 1024, 768, geometry=g)
-    ref = render_frame(Scene.start(), style=style, camera=cam, lighting=Lighting(), seed=1,
-                       geometry=g, width=1024, height=768)
-    cfg = VisionConfig.from_calibration(calibrate_frame(ref.image, geometry=g))
-    scene = Scene(white={1: 12, 6: 3}, black={1: 11, 6: 2, 8: 2})
+    cfg, style, cam = _styled(9, fields=((82, 52, 30), (196, 160, 110)), black=(70, 44, 28))
     wrong = 0
     for seed, slant in enumerate([(0.25, 0.2), (-0.25, -0.2), (0.25, -0.2), (-0.25, 0.2)]):
-        frame = render_frame(scene, style=style, camera=cam,
-                             lighting=Lighting(gradient=slant, noise=2.0), seed=seed,
-                             geometry=g, width=1024, height=768)
-        rect = rectify(cfg, frame.image, locate_board(cfg, frame.image))
-        seen = {r.field: r for r in count_checkers(cfg, rect).fields}
-        for t in frame.truth["fields"]:
-            r = seen[t["field"]]
-            wrong += ((r.color.value if r.color else None), r.visible) != (t["color"],
-                                                                          t["visible"])
+        rect, truth = _shot(cfg, style, cam, Lighting(gradient=slant, noise=2.0), seed)
+        wrong += _wrong(count_checkers(cfg, rect), truth)
     assert wrong == 0, f"{wrong} of 96 fields read wrong"
 
 
