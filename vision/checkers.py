@@ -126,8 +126,8 @@ def light_slope(cfg: VisionConfig, flat: Image, at_mm: npt.ArrayLike) -> F32:
         at_mm: Nx2 places, board millimetres.
 
     Returns:
-        N gains about 1 (their mean over the rail probes is 1): above 1 where the light is
-        dimmer than on the board as a whole. All 1 when :data:`LIGHT_SLOPE` is off, when the
+        N gains about 1 (1 on average over the rail probes that agree): above 1 where the
+        light is dimmer than on the board as a whole. All 1 when :data:`LIGHT_SLOPE` is off, when the
         rails are too dark to tell the light by, or when too few probes agree.
 
     Raises:

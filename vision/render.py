@@ -61,8 +61,8 @@ _FIELD_PAIRS: tuple[tuple[RGB, RGB], ...] = (
 )
 LOOK_ALIKE_STYLE = (3, 1)
 """The field pair and the black dames (indices into the palettes above) whose dark points are
-the black dames' brown: about one board in fifteen draws them. The dames reader, which tells a
-dame by its colour, misreads fields there (``tablier render --look-alike`` draws only them)."""
+the black dames' brown: about one board in fifteen draws them. The dames reader tells a dame by
+its colour and may misread fields there (``tablier render --look-alike`` draws only them)."""
 _SURFACES: tuple[RGB, ...] = ((44, 100, 64), (150, 108, 64), (120, 40, 36), (60, 70, 110),
                               (170, 140, 96))
 _RAILS: tuple[RGB, ...] = ((110, 66, 34), (140, 92, 52), (84, 50, 28), (160, 118, 72))
@@ -116,7 +116,7 @@ class BoardStyle:
             rng: the source of randomness.
             look_alike: draw the brown / light wood points with the brown black dames
                 (:data:`LOOK_ALIKE_STYLE`). The same draws are made as without it, so only
-                those colours change.
+                those colours change, and the surface where it would be the points' colour.
 
         Returns:
             The style.

@@ -60,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--look-alike", action="store_true",
                         help="draw every board with brown points and brown black dames, whose "
                              "dark points are the black dames' colour (about one board in "
-                             "fifteen otherwise; the dames reader misreads fields there)")
+                             "fifteen otherwise; the dames reader may misread fields there)")
     parser.add_argument("--touching", type=float, default=0.0,
                         help="share of frames whose two dice lie flat side by side, touching "
                              "or nearly, a good throw (default: %(default)s; before this option "

@@ -404,7 +404,7 @@ def test_two_dice_may_be_drawn_touching_side_by_side() -> None:
     assert left(0.0) != left(1e-12)
 
 
-def test_look_alike_draws_brown_points_and_brown_black_dames_and_nothing_else_new() -> None:
+def test_look_alike_draws_brown_points_and_brown_black_dames_with_the_same_draws() -> None:
     from tablier.vision.render import _BLACKS, _FIELD_PAIRS, LOOK_ALIKE_STYLE, BoardStyle
     dark, black = _FIELD_PAIRS[LOOK_ALIKE_STYLE[0]][0], _BLACKS[LOOK_ALIKE_STYLE[1]]
     same_surface = 0
