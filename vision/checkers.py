@@ -5,7 +5,8 @@ from above a pile is one disc, so a field reports the number of *visible* stacks
 of dames: the tracker counts piles by following the legal plays. Each slot of a row is compared
 with three colours: the empty slot on the reference frame, a white dame and a black dame, all
 corrected for the light of this frame by the rails' colour, and for the light's slope across the
-board by how it changes along the rails.
+board by how it changes along the rails. The dames' colours are then taken again from this
+frame's dames that stand clear of their points' colour, and every slot read again.
 
 Run as ``python -m tablier.vision.checkers CALIBRATION IMAGE`` to print the fields.
 """
@@ -126,7 +127,7 @@ def light_slope(cfg: VisionConfig, flat: Image, at_mm: npt.ArrayLike) -> F32:
         at_mm: Nx2 places, board millimetres.
 
     Returns:
-        N gains about 1 (1 on average over the rail probes that agree): above 1 where the
+        N gains about 1 (1 on average over the rail probes): above 1 where the
         light is dimmer than on the board as a whole. All 1 when :data:`LIGHT_SLOPE` is off, when the
         rails are too dark to tell the light by, or when too few probes agree.
 
@@ -156,7 +157,7 @@ def light_slope(cfg: VisionConfig, flat: Image, at_mm: npt.ArrayLike) -> F32:
         if keep.sum() < SLOPE_PROBES:
             return even
     slope = coef[1:]
-    level = float((uv[keep] @ slope).mean())
+    level = float((uv @ slope).mean())  # over every probe, as light_gain's median
     return np.asarray(np.clip(np.exp((at / size - 0.5) @ slope - level), *SLOPE_LIMIT),
                       np.float32)
 
@@ -193,9 +194,15 @@ def count_checkers(cfg: VisionConfig, rectified: Image, *, gain: F32 | None = No
     else:
         feats, share = layout.slots.means(flat), np.ones(len(layout.slots.index), np.float32)
     local = light_slope(cfg, flat, layout.slots.mm)[:, None]
-    occ_flat, white_flat, conf_flat = _classify(
-        feats * gain * local, np.array(prof.slots, np.float32), np.array(prof.white, np.float32),
-        np.array(prof.black, np.float32), th.occupied_margin)
+    seen = feats * gain * local
+    empty = np.array(prof.slots, np.float32)
+    white, black = np.array(prof.white, np.float32), np.array(prof.black, np.float32)
+    occ_flat, white_flat, conf_flat = _classify(seen, empty, white, black, th.occupied_margin)
+    # NOTE: read again with the dames' colours as this frame shows them, taken from the dames
+    # read at first on points of another colour (no die touching them)
+    white, black = _frame_dames(seen, empty, white, black, occ_flat & (share >= 1.0),
+                                white_flat)
+    occ_flat, white_flat, conf_flat = _classify(seen, empty, white, black, th.occupied_margin)
     covered = share < th.min_visible_share
     touched = share < 1.0
     if touched.any():
@@ -207,9 +214,11 @@ def count_checkers(cfg: VisionConfig, rectified: Image, *, gain: F32 | None = No
         rows = np.flatnonzero(touched)
         rings = layout.rings.subset(rows)
         ring, ring_share = rings.masked_means(flat, ~rings.near(dice, radius))
+        # NOTE: the rings' dame colours move as the slots' did on this frame
         o, w, c = _classify(ring * gain * local[rows], np.array(prof.rings, np.float32)[rows],
-                            np.array(prof.white_ring, np.float32),
-                            np.array(prof.black_ring, np.float32), th.occupied_margin)
+                            np.array(prof.white_ring, np.float32) + white - prof.white,
+                            np.array(prof.black_ring, np.float32) + black - prof.black,
+                            th.occupied_margin)
         c = c * 0.8
         use = ring_share >= th.min_visible_share
         sel = rows[use]
@@ -255,6 +264,34 @@ def count_checkers(cfg: VisionConfig, rectified: Image, *, gain: F32 | None = No
                                      confidence=round(min(1.0, 2.0 * confidence), 4),
                                      covered=bool(cov.any())))
     return FieldCounts(fields=tuple(readings))
+
+
+FRAME_DAMES = 3
+"""The fewest dames of a colour, clearly read, whose colour on this frame replaces the
+calibration's for that colour (:func:`_frame_dames`); 0 keeps the calibration's."""
+CLEAR_OF_EMPTY = 40.0
+"""A dame is clearly read on a slot whose empty colour lies further than this (RGB) from the
+dames' colour: a black dame on a light point, a white one on a dark point."""
+
+
+def _frame_dames(seen: F32, empty: F32, white: F32, black: F32,
+                 occupied: npt.NDArray[np.bool_], is_white: npt.NDArray[np.bool_]
+                 ) -> tuple[F32, F32]:
+    """The white and the black dames' colours as this frame shows them: the median of the
+    dames read on slots whose empty colour is far from theirs, where there are
+    :data:`FRAME_DAMES` of them, else the calibration's.
+
+    The calibration takes each colour from the talon's piles on the reference frame, which may
+    read a few levels off a lone dame (8, 4 and 3 levels lighter on tuning session 5153 s13):
+    enough, on a point nearly the dames' colour, to read it the wrong way.
+    """
+    out = []
+    for ref, mine in ((white, is_white), (black, ~is_white)):
+        clear = occupied & mine & (np.linalg.norm(empty - ref, axis=1) > CLEAR_OF_EMPTY)
+        if FRAME_DAMES and clear.sum() >= FRAME_DAMES:
+            ref = np.median(seen[clear], axis=0).astype(np.float32)
+        out.append(ref)
+    return out[0], out[1]
 
 
 def _classify(feats: F32, empty: F32, white: F32, black: F32, margin: float
