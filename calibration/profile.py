@@ -29,7 +29,8 @@ other six (11-19.2 off). `tablier calibrate board` and `tablier watch` warn unde
 slope across the board (:func:`tablier.vision.checkers.light_slope`): on the 60 tuning
 sessions of such boards of that round (``tablier render --look-alike``) fields were misread in
 3 of the 4 sessions under 7 levels off (1-2 fields in 8 frames), seldom above (one field in 8
-frames in 3 of 28 sessions 9-25 off); 20 was kept."""
+frames in 3 of 28 sessions 9-25 off); 20 was kept. The same round takes the dames' colours
+from each frame too, which mends more (docs/vision.md)."""
 
 
 def look_alike(profile: ColourProfile, limit: float = LOOK_ALIKE) -> dict[str, list[int]]:
