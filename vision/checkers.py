@@ -127,9 +127,10 @@ def light_slope(cfg: VisionConfig, flat: Image, at_mm: npt.ArrayLike) -> F32:
         at_mm: Nx2 places, board millimetres.
 
     Returns:
-        N gains about 1 (1 on average over the rail probes): above 1 where the
-        light is dimmer than on the board as a whole. All 1 when :data:`LIGHT_SLOPE` is off, when the
-        rails are too dark to tell the light by, or when too few probes agree.
+        N gains about 1 (1 on average over every rail probe, as :func:`light_gain` takes
+        their median): above 1 where the light is dimmer than on the board as a whole. All 1
+        when :data:`LIGHT_SLOPE` is off, when the rails are too dark to tell the light by, or
+        when too few probes agree.
 
     Raises:
         Nothing.
@@ -157,7 +158,7 @@ def light_slope(cfg: VisionConfig, flat: Image, at_mm: npt.ArrayLike) -> F32:
         if keep.sum() < SLOPE_PROBES:
             return even
     slope = coef[1:]
-    level = float((uv @ slope).mean())  # over every probe, as light_gain's median
+    level = float((uv @ slope).mean())
     return np.asarray(np.clip(np.exp((at / size - 0.5) @ slope - level), *SLOPE_LIMIT),
                       np.float32)
 
