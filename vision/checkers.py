@@ -140,11 +140,12 @@ def light_slope(cfg: VisionConfig, flat: Image, at_mm: npt.ArrayLike) -> F32:
     even = np.ones(len(at), np.float32)
     if not LIGHT_SLOPE:
         return even
-    ref = np.asarray(cfg.calibration.profile.rail_samples, np.float64).reshape(-1, 3)
-    seen = np.median(ref, axis=0) >= RAIL_DARK
+    prof = cfg.calibration.profile
+    seen = np.asarray(prof.rail) >= RAIL_DARK  # the channels light_gain reads the light by
     if not seen.any():
         return even
     now = layout.rail.means(flat).astype(np.float64)
+    ref = np.asarray(prof.rail_samples, np.float64)
     gain = np.log(np.maximum(ref[:, seen].sum(axis=1), 1.0)
                   / np.maximum(now[:, seen].sum(axis=1), 1.0))
     size = np.array(cfg.calibration.geometry.size, np.float64)
