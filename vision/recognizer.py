@@ -399,6 +399,18 @@ class _StraightViewReader:
         return self._module.Die(value=None, center=places[at], size=size,
                                 confidence=round(sure, 3), reason="cocked")
 
+    def cocked(self, image: Image, ray: tuple[float, float, float], size: float) -> float:
+        """The net's probability that the die at the middle of a view, ``size`` pixels wide,
+        is cocked (0 when the reader has no net)."""
+        cfg = self._cfg
+        if not cfg.net or not cfg.net_weights:
+            return 0.0
+        grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
+        h, w = grey.shape[:2]
+        probs = self._module.dicenet.classify(np.asarray(grey, np.uint8), [((w / 2, h / 2), size)],
+                                              weights_path=Path(cfg.net_weights), ray=ray)
+        return float(probs[0, self._module.dicenet.COCKED])
+
 
 BOARD_NET = Path(__file__).with_name("boardnet.npz")
 """The dice net's weights taught on straightened views of rendered tuning boards
@@ -680,6 +692,25 @@ def _dim_lift(grey: Image, dim: float) -> float | None:
     if bright >= dim:
         return None
     return min(3.0, 200.0 / max(bright, 1.0))
+
+
+SECOND_LOOK_COCKED = 0.5
+"""Least probability of the board net's cocked class, on a crop of a die's own size centred
+on a die read as a value, for that die to be called cocked (:meth:`Recognizer._second_look`);
+``math.inf``: never. Only for dice under ``FINE_DIE_PX`` camera pixels, with something to lean
+on within ``SUPPORT_REACH`` and no other die within ``SECOND_LOOK_APART``. The rules' crop is
+as wide as the face they found: of a die leaning on the rail or a dame it may hold the top face
+alone, which the net reads as a value, where a crop of a die's size shows it the side faces
+too. Chosen in the forty-ninth round (docs/vision.md) on six 1024x768 tuning boards (5157,
+5160 and 5162 with cocked dice, 5161 with touching dice, 5151 and 5152 with neither): of 27
+cocked dice read as a value on the first four, the net called 5 cocked at 0.5 or surer, 8 at
+0.2, 10 at 0.15; of the flat dice read right, none at 0.5, 1 at 0.2 and 0.15 (and 3 more by
+the rail on 5152 at 0.24-0.33), 5 at 0.1."""
+
+SECOND_LOOK_APART = 32.0
+"""mm, centre to centre: a die read nearer than this to another is not looked at again (the
+second look's crop, 1.7 dice wide, would hold part of the other die, which the net takes for
+a cocked die's side faces: two dice lying side by side)."""
 
 
 class Recognizer:
@@ -1301,6 +1332,38 @@ class Recognizer:
             out.append(d)
         return tuple(out)
 
+    def _second_look(self, image: Image, quad: BoardQuad, dice: tuple[DieSighting, ...],
+                     fields: Sequence[FieldReading], marks: MarksReading | None
+                     ) -> tuple[DieSighting, ...]:
+        """The dice, a small die read as a value called cocked where the board net, shown a
+        crop of a die's size centred on it, is ``SECOND_LOOK_COCKED`` sure it is, when it has
+        something to lean on (``SUPPORT_REACH``) and no other die lies near
+        (``SECOND_LOOK_APART``)."""
+        g = self.calibration.geometry
+        native = self._native(quad)
+        reader = self._reader_for(native)
+        if (not math.isfinite(SECOND_LOOK_COCKED) or not isinstance(reader, _StraightViewReader)
+                or native * g.die_size >= FINE_DIE_PX):
+            return dice
+        eye = self._camera_place(quad)
+        if eye is None:
+            return dice
+        out = []
+        for d in dice:
+            if (d.value is not None
+                    and all(math.dist(d.center_mm, o.center_mm) >= SECOND_LOOK_APART
+                            for o in dice if o is not d)):
+                rail, dame, _, jeton = self._support(d, dice, fields, marks)
+                if min(rail, dame, jeton) <= SUPPORT_REACH:
+                    view = self._reader_view(image, quad, d.center_mm, native)
+                    sure = reader.cocked(view, self._ray(eye, d.center_mm),
+                                         g.die_size * self._dice_scale)
+                    if sure >= SECOND_LOOK_COCKED:
+                        d = dataclasses.replace(d, value=None, reason="cocked",
+                                                confidence=round(sure, 3))
+            out.append(d)
+        return tuple(out)
+
     def recognize(self, frame: Image, *, previous: Observation | None = None) -> Observation:
         """Read one frame.
 
@@ -1384,6 +1447,7 @@ class Recognizer:
             marks = read_marks(cfg, rect, gain=gain, dice_px=dice_px)
             # NOTE: after the marks: a die may lean on a jeton
             dice = self._unsupported(frame, surface, dice, fields, marks)
+            dice = self._second_look(frame, surface, dice, fields, marks)
             t = lap("marks", t)
             if self._dice is None:
                 flags.append("no_dice_reader")
