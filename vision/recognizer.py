@@ -557,6 +557,15 @@ judged cocked 48 mm or more; at 16, 24 and 40 mm 4,274 dice of 4,399 were right,
 never, no cocked die lost. At 1640x1232 (5074, 5077, 5080, 5051, 5055, 5060) nothing
 changed (4,359)."""
 
+ON_PILE = 8.0
+"""mm: a die judged cocked whose centre lies this far inside the rim of a dame seen (half a
+die: its whole foot on the pile's top) lies on the pile, not against it, and is asked of the
+board net as a flat die as one with nothing to lean on is (``UNSUPPORTED_THRESHOLD``);
+``math.inf``: never. On four 1024x768 tuning boards of the forty-ninth round (5157, 5160-5162,
+throwaway ``out/r49/feat.py``) the 267 cocked dice judged cocked lay at most 3.3 mm inside a
+dame's rim; 4 of the 10 flat dice judged cocked lay 10.5-16.2 mm inside (dice drawn on a
+pile: ``tablier render --on-dames``)."""
+
 UNSUPPORTED_THRESHOLD = 0.5
 """Least probability of the board net's value for a die judged cocked with nothing to lean
 on to be read as that value (``_StraightViewReader.look``). 0.3, 0.5 and 0.8 read alike on
@@ -1301,9 +1310,10 @@ class Recognizer:
     def _unsupported(self, image: Image, quad: BoardQuad, dice: tuple[DieSighting, ...],
                      fields: Sequence[FieldReading], marks: MarksReading | None
                      ) -> tuple[DieSighting, ...]:
-        """The dice, a die judged cocked with nothing within ``SUPPORT_REACH`` to lean on
-        read by the board net as lying flat, where it is ``UNSUPPORTED_THRESHOLD`` sure of a
-        value (a die does not stay tilted on its own); not when a die is seen alone."""
+        """The dice, a die judged cocked with nothing within ``SUPPORT_REACH`` to lean on, or
+        lying on the top of a pile of dames (``ON_PILE``), read by the board net as lying flat,
+        where it is ``UNSUPPORTED_THRESHOLD`` sure of a value (a die does not stay tilted on
+        its own); not when a die is seen alone."""
         g = self.calibration.geometry
         native = self._native(quad)
         reader = self._reader_for(native)
@@ -1317,8 +1327,9 @@ class Recognizer:
             return dice
         out = []
         for d in dice:
-            if (d.reason == "cocked"
-                    and min(self._support(d, dice, fields, marks)) > SUPPORT_REACH):
+            support = self._support(d, dice, fields, marks)
+            if d.reason == "cocked" and (min(support) > SUPPORT_REACH
+                                         or support[1] < -ON_PILE):
                 view = self._reader_view(image, quad, d.center_mm, native)
                 flat = reader.look(view, self._ray(eye, d.center_mm),
                                    g.die_size * self._dice_scale, UNSUPPORTED_THRESHOLD)

@@ -352,8 +352,15 @@ def _cocked_in_the_open(monkeypatch: pytest.MonkeyPatch, *, with_rail_die: bool
     dice = [DieSpec(4, open_place, 25.0)]
     if with_rail_die:
         dice.append(DieSpec(2, (g.bridge_x + 80.0, y0 + 10.0), 60.0))
+    rec, frame = _all_cocked(monkeypatch, Scene(white={1: 15}, black={1: 15}, dice=tuple(dice)))
+    return open_place, rec, frame
+
+
+def _all_cocked(monkeypatch: pytest.MonkeyPatch, scene: Scene) -> tuple[Recognizer, Any]:
+    """A 1024 px board (seed 975) showing ``scene``, every die the dice stage reads forced to
+    a cocked call: (the recogniser, the frame)."""
+    g = BoardGeometry()
     _, style, cam, cal = _board(975, g, (1024, 768))
-    scene = Scene(white={1: 15}, black={1: 15}, dice=tuple(dice))
     frame = render_frame(scene, style=style, camera=cam, seed=975, geometry=g,
                          width=1024, height=768)
     rec = Recognizer(cal)
@@ -364,7 +371,7 @@ def _cocked_in_the_open(monkeypatch: pytest.MonkeyPatch, *, with_rail_die: bool
                      for d in read(*args))
 
     monkeypatch.setattr(rec, "_read_dice", all_cocked)
-    return open_place, rec, frame
+    return rec, frame
 
 
 def test_a_die_judged_cocked_with_nothing_to_lean_on_is_read_flat(
@@ -380,6 +387,29 @@ def test_a_die_judged_cocked_with_nothing_to_lean_on_is_read_flat(
     assert (seen[False].value, seen[False].reason) == (None, "cocked")
     monkeypatch.setattr(rec_mod, "SUPPORT_REACH", math.inf)
     assert all(d.reason == "cocked" for d in rec.recognize(frame.image).dice)
+
+
+def test_a_die_judged_cocked_on_the_top_of_a_pile_is_read_flat(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A die whose foot lies on the top of a pile of dames (its centre more than ON_PILE inside
+    # the rim) lies on it, not against it: judged cocked (here the call is forced), it is
+    # asked of the board net as a flat die. The die by the rail stays cocked.
+    g = BoardGeometry()
+    _, y0, _, _ = g.surface
+    pile = g.slot_centers(8)[0]
+    rail = (g.bridge_x + 80.0, y0 + 10.0)
+    scene = Scene(white={1: 12, 8: 3}, black={1: 15},
+                  dice=(DieSpec(5, pile, 30.0, on_dame=True), DieSpec(2, rail, 60.0)))
+    rec, frame = _all_cocked(monkeypatch, scene)
+
+    def read() -> list[tuple[int | None, str | None]]:
+        obs = rec.recognize(frame.image)
+        return [next(((d.value, d.reason) for d in obs.dice
+                      if math.dist(d.center_mm, at) < 12), (0, None)) for at in (pile, rail)]
+
+    assert read() == [(5, None), (None, "cocked")]
+    monkeypatch.setattr(rec_mod, "ON_PILE", math.inf)
+    assert read() == [(None, "cocked"), (None, "cocked")]
 
 
 def test_a_die_may_lean_on_a_jeton() -> None:
