@@ -1307,6 +1307,18 @@ class Recognizer:
             out.append(d)
         return tuple(out)
 
+    def _net_reader(self, quad: BoardQuad
+                    ) -> tuple[_StraightViewReader, float, tuple[float, float, float]] | None:
+        """The project's dice reader for this frame's scale, the camera pixels per board
+        millimetre and the camera's place: what asking the board net again about a die takes;
+        None with another dice reader, or when the camera cannot be placed."""
+        native = self._native(quad)
+        reader = self._reader_for(native)
+        eye = self._camera_place(quad)
+        if not isinstance(reader, _StraightViewReader) or eye is None:
+            return None
+        return reader, native, eye
+
     def _unsupported(self, image: Image, quad: BoardQuad, dice: tuple[DieSighting, ...],
                      fields: Sequence[FieldReading], marks: MarksReading | None
                      ) -> tuple[DieSighting, ...]:
@@ -1315,16 +1327,14 @@ class Recognizer:
         where it is ``UNSUPPORTED_THRESHOLD`` sure of a value (a die does not stay tilted on
         its own); not when a die is seen alone."""
         g = self.calibration.geometry
-        native = self._native(quad)
-        reader = self._reader_for(native)
         # NOTE: only with the other die in view: a die seen alone may rest on the die below
         # it, hidden (a stack judged cocked is a bad throw all the same)
-        if (not math.isfinite(SUPPORT_REACH) or not isinstance(reader, _StraightViewReader)
-                or len(dice) < 2 or not any(d.reason == "cocked" for d in dice)):
+        asked = (math.isfinite(SUPPORT_REACH) and len(dice) >= 2
+                 and any(d.reason == "cocked" for d in dice))
+        net = self._net_reader(quad) if asked else None
+        if net is None:
             return dice
-        eye = self._camera_place(quad)
-        if eye is None:
-            return dice
+        reader, native, eye = net
         out = []
         for d in dice:
             support = self._support(d, dice, fields, marks)
@@ -1351,15 +1361,13 @@ class Recognizer:
         something to lean on (``SUPPORT_REACH``) and no other die lies near
         (``SECOND_LOOK_APART``)."""
         g = self.calibration.geometry
-        native = self._native(quad)
-        reader = self._reader_for(native)
-        if (not math.isfinite(SECOND_LOOK_COCKED) or not isinstance(reader, _StraightViewReader)
-                or native * g.die_size >= FINE_DIE_PX):
+        asked = (math.isfinite(SECOND_LOOK_COCKED) and any(d.value is not None for d in dice)
+                 and self._native(quad) * g.die_size < FINE_DIE_PX)
+        net = self._net_reader(quad) if asked else None
+        if net is None:
             return dice
-        eye = self._camera_place(quad)
-        if eye is None:
-            return dice
-        out = []
+        reader, native, eye = net
+        out: list[DieSighting] = []
         for d in dice:
             if (d.value is not None
                     and all(math.dist(d.center_mm, o.center_mm) >= SECOND_LOOK_APART
