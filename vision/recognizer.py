@@ -794,8 +794,9 @@ class Recognizer:
                 ``BOARD_NET_UNCOCK_FINE``; cocked also where a value is likelier, from
                 ``BOARD_NET_COCKED_FINE``, and for smaller dice from
                 ``BOARD_NET_COCKED_COARSE`` where the rules judge them leaning
-                ``BOARD_NET_COCKED_TILT`` degrees or more); False reads with the rules alone.
-                Not used with ``dice_reader``.
+                ``BOARD_NET_COCKED_TILT`` degrees or more); and, for a small die read as a
+                value, once more on a crop of a die's size (``SECOND_LOOK_COCKED``). False
+                reads with the rules alone. Not used with ``dice_reader``.
             dice_bodies: once every place where pips gather is looked at and fewer than
                 ``dice_count`` dice are read, look at the light patches of a die's size too
                 (a blurred die whose pips are too faint for the pip search).
