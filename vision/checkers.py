@@ -79,12 +79,14 @@ that hardly reflects it) says nothing of the light: its gain is that of the othe
 (their geometric mean)."""
 
 
-def light_gain(cfg: VisionConfig, flat: Image) -> F32:
+def light_gain(cfg: VisionConfig, flat: Image, *, rail: F32 | None = None) -> F32:
     """Per-channel gain that brings this frame's light back to the reference frame's.
 
     Args:
         cfg: the vision config.
         flat: the rectified frame as (H*W)x3.
+        rail: the rail probes' mean colours on this frame (``cfg.layout.rail.means(flat)``,
+            taken when None).
 
     Returns:
         Three gains (R, G, B).
@@ -92,7 +94,7 @@ def light_gain(cfg: VisionConfig, flat: Image) -> F32:
     Raises:
         Nothing.
     """
-    now = np.median(cfg.layout.rail.means(flat), axis=0)
+    now = np.median(cfg.layout.rail.means(flat) if rail is None else rail, axis=0)
     ref = np.array(cfg.calibration.profile.rail, np.float32)
     gain = ref / np.maximum(now, 1.0)
     seen = ref >= RAIL_DARK
@@ -116,7 +118,8 @@ SLOPE_LIMIT = (0.7, 1.4)
 """The most the slope may lighten or darken a place against the board's mean."""
 
 
-def light_slope(cfg: VisionConfig, flat: Image, at_mm: npt.ArrayLike) -> F32:
+def light_slope(cfg: VisionConfig, flat: Image, at_mm: npt.ArrayLike, *,
+                rail: F32 | None = None) -> F32:
     """The gain each place of the board needs beside :func:`light_gain`'s, for light that falls
     unevenly (a lamp to one side): a plane fitted to the rail probes' brightness against the
     reference frame's, leaving out probes something covers.
@@ -125,6 +128,7 @@ def light_slope(cfg: VisionConfig, flat: Image, at_mm: npt.ArrayLike) -> F32:
         cfg: the vision config.
         flat: the rectified frame as (H*W)x3.
         at_mm: Nx2 places, board millimetres.
+        rail: the rail probes' mean colours on this frame (taken when None).
 
     Returns:
         N gains about 1 (1 on average over every rail probe, as :func:`light_gain` takes
@@ -144,7 +148,7 @@ def light_slope(cfg: VisionConfig, flat: Image, at_mm: npt.ArrayLike) -> F32:
     seen = np.asarray(prof.rail) >= RAIL_DARK  # the channels light_gain reads the light by
     if not seen.any():
         return even
-    now = layout.rail.means(flat).astype(np.float64)
+    now = (layout.rail.means(flat) if rail is None else rail).astype(np.float64)
     ref = np.asarray(prof.rail_samples, np.float64)
     gain = np.log(np.maximum(ref[:, seen].sum(axis=1), 1.0)
                   / np.maximum(now[:, seen].sum(axis=1), 1.0))
@@ -165,7 +169,7 @@ def light_slope(cfg: VisionConfig, flat: Image, at_mm: npt.ArrayLike) -> F32:
 
 
 def count_checkers(cfg: VisionConfig, rectified: Image, *, gain: F32 | None = None,
-                   dice_px: npt.ArrayLike = ()) -> FieldCounts:
+                   dice_px: npt.ArrayLike = (), rail: F32 | None = None) -> FieldCounts:
     """Read every field of a rectified board.
 
     Args:
@@ -175,6 +179,7 @@ def count_checkers(cfg: VisionConfig, rectified: Image, *, gain: F32 | None = No
             (:func:`light_slope`) is applied on top of it.
         dice_px: Nx2 rectified pixel centres of dice lying on the board; their pixels are
             left out of the slots they cover.
+        rail: the rail probes' mean colours on this frame (taken when None).
 
     Returns:
         The 24 readings.
@@ -187,15 +192,17 @@ def count_checkers(cfg: VisionConfig, rectified: Image, *, gain: F32 | None = No
     th = cfg.calibration.thresholds
     n = layout.geometry.slots
     flat = rectified.reshape(-1, 3)
+    if rail is None:
+        rail = layout.rail.means(flat)
     if gain is None:
-        gain = light_gain(cfg, flat)
+        gain = light_gain(cfg, flat, rail=rail)
     dice = np.asarray(dice_px, np.float64).reshape(-1, 2)
     radius = th.die_radius_mm * layout.scale
     if len(dice):
         feats, share = layout.slots.masked_means(flat, ~layout.slots.near(dice, radius))
     else:
         feats, share = layout.slots.means(flat), np.ones(len(layout.slots.index), np.float32)
-    local = light_slope(cfg, flat, layout.slots.mm)[:, None]
+    local = light_slope(cfg, flat, layout.slots.mm, rail=rail)[:, None]
     seen = feats * gain * local
     empty = np.array(prof.slots, np.float32)
     white, black = np.array(prof.white, np.float32), np.array(prof.black, np.float32)

@@ -111,7 +111,8 @@ def thumbnail(rectified: Image, gain: F32) -> npt.NDArray[np.float32]:
 def detect_occlusion(cfg: VisionConfig, rectified: Image, *, gain: F32,
                      dice_px: npt.ArrayLike = (),
                      previous: npt.NDArray[np.float32] | None = None,
-                     thumb: npt.NDArray[np.float32] | None = None) -> OcclusionReading:
+                     thumb: npt.NDArray[np.float32] | None = None,
+                     rail: F32 | None = None) -> OcclusionReading:
     """Decide whether a hand, an arm or a dice cup is over the board, and whether it moves.
 
     Args:
@@ -121,6 +122,7 @@ def detect_occlusion(cfg: VisionConfig, rectified: Image, *, gain: F32,
         dice_px: rectified pixel centres of dice (their probes are ignored).
         previous: the previous frame's :func:`thumbnail`, if any.
         thumb: this frame's thumbnail (computed when None).
+        rail: the rail probes' mean colours on this frame (taken when None).
 
     Returns:
         The reading.
@@ -134,7 +136,7 @@ def detect_occlusion(cfg: VisionConfig, rectified: Image, *, gain: F32,
     flat = rectified.reshape(-1, 3)
     dice = np.asarray(dice_px, np.float64).reshape(-1, 2)
     radius = 1.6 * th.die_radius_mm * layout.scale
-    rail = layout.rail.means(flat) * gain
+    rail = (layout.rail.means(flat) if rail is None else rail) * gain
     ref = np.array(prof.rail_samples, np.float32)
     d_rail = np.linalg.norm(rail - ref, axis=1)
     chroma = rail / np.maximum(rail.sum(axis=1, keepdims=True), 1.0)

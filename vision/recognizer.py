@@ -1437,11 +1437,14 @@ class Recognizer:
         t = lap("locate", t0)
         rect = rectify(cfg, frame, quad, surface)
         flat = rect.reshape(-1, 3)
-        gain = light_gain(cfg, flat)
+        # NOTE: the rails' colours tell the light to the gain, the occlusion test and the
+        # dames' slope: taken once
+        rail = cfg.layout.rail.means(flat)
+        gain = light_gain(cfg, flat, rail=rail)
         thumb = thumbnail(rect, gain)
         t = lap("rectify", t)
         occlusion = detect_occlusion(cfg, rect, gain=gain, previous=None if previous is None
-                                     else previous.thumbnail, thumb=thumb)
+                                     else previous.thumbnail, thumb=thumb, rail=rail)
         t = lap("occlusion", t)
         if quad.source != "markers" and occlusion.rail_anomalies > 0.5 * len(cfg.layout.rail.index):
             raise BoardNotFoundError(
@@ -1472,7 +1475,7 @@ class Recognizer:
             dice = self._unseen_cocked(dice, unread, surface)
             t = lap("dice", t)
             dice_px = [np.array(d.center_mm) * cfg.layout.scale for d in dice]
-            counts = count_checkers(cfg, rect, gain=gain, dice_px=dice_px)
+            counts = count_checkers(cfg, rect, gain=gain, dice_px=dice_px, rail=rail)
             fields = counts.fields
             dice = self._leaning(dice, fields, surface)
             t = lap("dames", t)

@@ -167,7 +167,7 @@ def test_a_rail_with_no_blue_leaves_the_light_gain_of_blue_alone() -> None:
     assert wrong == 0, f"{wrong} of 96 fields read wrong"
 
 
-def _lamp(cfg: VisionConfig, rect: np.ndarray, left: float, right: float) -> np.ndarray:
+def _lamp(rect: np.ndarray, left: float, right: float) -> np.ndarray:
     """``rect`` lit ``left`` times as bright at the board's left edge, ``right`` at its right."""
     ramp = np.linspace(left, right, rect.shape[1], dtype=np.float32)[None, :, None]
     return np.asarray(np.clip(rect * ramp, 0, 255), np.uint8)
@@ -181,7 +181,7 @@ def test_the_light_s_slope_is_read_off_the_rails(small_session: Path) -> None:
     w, h = cfg.calibration.geometry.size
     places = [(0.2 * w, 0.5 * h), (0.5 * w, 0.2 * h), (0.8 * w, 0.5 * h)]
     assert light_slope(cfg, even.reshape(-1, 3), places) == pytest.approx(1.0, abs=0.01)
-    lit = _lamp(cfg, even, 0.8, 1.2)
+    lit = _lamp(even, 0.8, 1.2)
     left, middle, right = light_slope(cfg, lit.reshape(-1, 3), places)
     # the gain undoes the lamp: 1.12 / 0.88 times more at 20 % across than at 80 %
     assert left / right == pytest.approx((0.8 + 0.4 * 0.8) / (0.8 + 0.4 * 0.2), rel=0.01)
