@@ -5,7 +5,7 @@ die (small), a fichet (in its hole, which is not probed) or the pavillon's flag 
 by one hole). So rail probes far from the reference colour mean a hand, an arm or a cup.
 Surface probes whose colour matches none of the known colours (the empty board there, a dame, a
 jeton, a die) back this up; a probe at least as light as a white dame in every channel is
-white. Motion compares a small grey thumbnail of the rectified board with the previous frame's.
+white, and so is one of a white dame's tint a little darker (a white dame in shade). Motion compares a small grey thumbnail of the rectified board with the previous frame's.
 """
 
 from __future__ import annotations
@@ -32,6 +32,22 @@ in a frame with nothing over the board was 6 probes in 3 frames and 8 in one wit
 neighbours (4 frames judged occluded), 6 in 2 frames with 4 (2 judged so); the occluded
 frames that only the surface probes flagged (12 of 416) had groups of 8-41 probes either
 way."""
+WHITE_SHADE = 0.6
+"""A surface probe of a white dame's tint (:data:`WHITE_TINT`) and at least this share of its
+brightness is a white dame in shade, not a hand. The rails' gain brings back the board's mean
+light, not a lamp's fall across it nor the shade between dames in a pile: on tuning board 5152
+(s22 frame_007, a dim left edge) a pile's white dames read (145, 142, 149) to (179, 177, 176)
+against the reference (234, 224, 218), 7 odd probes side by side, the one frame of 4,565
+with nothing over the board judged occluded (fiftieth round; 4,960 tuning frames of 5150-5164,
+throwaway ``out/r50/oan.py``). A hand's skin and the cups are of other tints (or darker). At 0.6
+and 0.03, of the 11,499 odd probes on the 395 frames with a hand or a cup, 608 count as white
+now (white dames in the hand's or the cup's shadow), and no such frame's judgement changed (one
+group fell from 38 probes to 37 on a frame whose rails see fewer than 6 odd probes); on the
+frames with nothing over the board the largest odd group fell from 7 to 5. Set once, not tuned:
+0.5 and 0.05, or 0.7 and 0.02, judge every frame alike."""
+WHITE_TINT = 0.03
+"""How far (chromaticity, each channel's share of the sum) a probe's tint may lie from the
+white dames' to count as one in shade (:data:`WHITE_SHADE`)."""
 MARK_REACH = 30.0
 """How far (mm) from its hole the centre of a rail probe the pavillon's flag touches may lie:
 the flag is 22 mm long, its shadow 2 mm more, a probe's disc 2.5 mm, and blur a little."""
@@ -150,8 +166,12 @@ def detect_occlusion(cfg: VisionConfig, rectified: Image, *, gain: F32,
     # wood, little blue), and in dim or coloured light it can lift white dames past the
     # reference in some channel (tuning seed 5056: a dim frame's white dames read
     # (273, 264, 312) and made it occluded). A hand or a cup falls short of white somewhere.
-    short = np.maximum(np.array(prof.white, np.float32) - surf, 0.0)
-    d_known = np.minimum(d_known, np.linalg.norm(short, axis=1))
+    white = np.array(prof.white, np.float32)
+    short = np.linalg.norm(np.maximum(white - surf, 0.0), axis=1)
+    level = surf.sum(axis=1) / max(float(white.sum()), 1.0)
+    tint = surf / np.maximum(surf.sum(axis=1, keepdims=True), 1.0) - white / max(float(white.sum()), 1.0)
+    shaded = (level >= WHITE_SHADE) & (np.linalg.norm(tint, axis=1) < WHITE_TINT)
+    d_known = np.minimum(d_known, np.where(shaded, 0.0, short))
     d_empty = np.linalg.norm(surf - np.array(prof.surface, np.float32), axis=1)
     bad_surf = np.minimum(d_known, d_empty) > th.surface_distance
     if len(dice):

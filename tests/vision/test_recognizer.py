@@ -389,6 +389,33 @@ def test_white_lit_past_the_reference_is_no_hand_but_skin_is(
     assert detect_occlusion(cfg, skin, gain=gain).surface_anomalies >= 6
 
 
+def test_white_dames_in_shade_are_no_hand_but_grey_and_skin_are(
+        small_session: Path, small_recognizer: Recognizer,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablier.vision import occlusion
+    cfg = small_recognizer.config
+    rect, gain = _rectified_unoccluded(small_session, small_recognizer)
+    x0, y0, _x1, _y1 = cfg.calibration.geometry.surface
+    s = cfg.layout.scale
+    box = (slice(round((y0 + 40) * s), round((y0 + 100) * s)),
+           slice(round((x0 + 60) * s), round((x0 + 120) * s)))
+    white = np.array(cfg.calibration.profile.white)
+
+    def patch(colour: Any) -> Image:
+        out = rect.copy()
+        out[box] = np.clip(np.asarray(colour) / gain, 0, 255).astype(np.uint8)
+        return out
+    # a pile of white dames in a dim corner, as tuning board 5152 s22 frame_007 showed them
+    shade = patch(white * 0.68)
+    assert not occlusion.detect_occlusion(cfg, shade, gain=gain).occluded
+    # as dark, but grey (a sleeve), or a pale hand: a hand
+    grey = white.mean() * 0.68
+    assert occlusion.detect_occlusion(cfg, patch((grey - 8, grey, grey + 12)), gain=gain).occluded
+    assert occlusion.detect_occlusion(cfg, patch(white * (0.8, 0.68, 0.58)), gain=gain).occluded
+    monkeypatch.setattr(occlusion, "WHITE_SHADE", 2.0)
+    assert occlusion.detect_occlusion(cfg, shade, gain=gain).occluded
+
+
 
 def _probe_painter(session: Path, recognizer: Recognizer
                    ) -> tuple[Callable[[list[tuple[int, int]]], Image], Any, tuple[int, int]]:
