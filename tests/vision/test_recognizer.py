@@ -486,6 +486,40 @@ def test_a_flag_s_worth_of_odd_rail_probes_by_a_hole_is_no_arm() -> None:
     assert _largest_cluster(arm, 13.0, hole, MARK_REACH, np.ones(len(arm), bool)) == len(arm)
 
 
+def test_the_rail_the_reference_s_flag_hid_is_no_arm(
+        small_session: Path, small_recognizer: Recognizer,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the reference frame has the pavillon in its middle hole; once it has gone to a player's
+    # hole the rail its flag hid reads unlike the reference (tuning boards 5150-5164: 3-4 odd
+    # probes there on most frames, 5 on one, where 6 make a frame occluded)
+    from tablier.vision import occlusion
+    cfg = small_recognizer.config
+    rect, gain = _rectified_unoccluded(small_session, small_recognizer)
+    middle = np.asarray(cfg.calibration.geometry.pavillon_hole())
+    probes = cfg.layout.rail.mm
+    centres = cfg.layout.to_pixels(probes)
+    half = round(4.0 * cfg.layout.scale)
+    odd = np.clip(np.array((250, 240, 60)) / gain, 0, 255).astype(np.uint8)  # no rail's colour
+
+    def painted(within: float) -> tuple[Image, int]:
+        out = rect.copy()
+        near = np.hypot(*(probes - middle).T) <= within
+        for x, y in np.round(centres[near]).astype(int):
+            out[y - half:y + half + 1, x - half:x + half + 1] = odd
+        return out, int(near.sum())
+    bare, n = painted(occlusion.MARK_REACH - 6.0)
+    assert n >= cfg.calibration.thresholds.rail_anomalies
+    reading = occlusion.detect_occlusion(cfg, bare, gain=gain)
+    assert not reading.occluded and reading.rail_anomalies < n
+    # an arm over the rail there reaches farther, and counts (the probes kept clear of the
+    # holes part it in two groups either side of the middle hole)
+    arm, n_arm = painted(occlusion.MARK_REACH + 25.0)
+    reading = occlusion.detect_occlusion(cfg, arm, gain=gain)
+    assert reading.occluded and reading.rail_anomalies >= n_arm // 2
+    monkeypatch.setattr(occlusion, "PAVILLON_HOLE_BARE", False)
+    assert occlusion.detect_occlusion(cfg, bare, gain=gain).occluded
+
+
 @pytest.mark.parametrize(("first", "gap", "dice"), [(None, 14.0, 1), (None, 17.0, 2), (4, 14.0, 2)])
 def test_two_unread_sightings_nearer_than_a_die_s_side_are_one_die(
         small_session: Path, small_recognizer: Recognizer, first: int | None, gap: float,
