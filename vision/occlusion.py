@@ -51,15 +51,21 @@ WHITE_TINT = 0.03
 """How far (chromaticity, each channel's share of the sum) a probe's tint may lie from the
 white dames' to count as one in shade (:data:`WHITE_SHADE`)."""
 PAVILLON_HOLE_BARE = True
-"""Leave out a group of odd rail probes lying wholly within :data:`MARK_REACH` of the
-pavillon's middle hole, whatever its colour (:func:`detect_occlusion`). On the tuning boards
-of the fiftieth round (4,960 frames of 5150-5164, throwaway ``out/r50/ran.py``) the largest
-odd rail group on a frame with nothing over the board fell from 3-5 probes on 3,393 frames to
-3-4 on 98 (6 make a frame occluded); on the 395 frames with a hand or a cup only groups of
-3-4 probes, in frames judged by their surface or missed either way, were left out."""
-MARK_REACH = 30.0
-"""How far (mm) from its hole the centre of a rail probe the pavillon's flag touches may lie:
-the flag is 22 mm long, its shadow 2 mm more, a probe's disc 2.5 mm, and blur a little."""
+"""Leave out a group of odd rail probes lying wholly within :data:`FLAG_REACH` of where the
+pavillon's flag shows beside its middle hole, whatever its colour (:func:`detect_occlusion`).
+On the tuning boards of the fiftieth round (4,960 frames of 5150-5164, throwaway
+``out/r50/ran.py``, ``ran4.py``) the largest odd rail group on a frame with nothing over the
+board fell from 3-5 probes on 3,393 frames to 3 on 94 (6 make a frame occluded); on the 395
+frames with a hand or a cup only groups of 3-4 probes, in frames judged by their surface or
+missed either way, were left out."""
+FLAG_REACH = 22.0
+"""How far (mm) the centre of a rail probe the pavillon's flag touches may lie from where the
+flag shows beside its hole (``Layout.flags``: 14 mm out from the hole, on the flag's side).
+The flag is 22 mm long, its shadow 2 mm more, a probe's disc 2.5 mm. On the fiftieth round's
+tuning boards the flag's odd probes lay up to 19.2 mm from there; until that round the reach
+was 30 mm from the hole itself, which 11 groups of up to 5 probes by the pavillon's hole
+passed (30.4-32.3 mm; 6 probes make a frame occluded). Set once above what was seen, not
+tuned; 20 and 25 judge every tuning frame alike."""
 
 
 @dataclass(frozen=True)
@@ -194,16 +200,16 @@ def detect_occlusion(cfg: VisionConfig, rectified: Image, *, gain: F32,
         bad_surf &= ~layout.surface.near(dice, radius).any(axis=1)
     # NOTE: the pavillon's flag reaches past its hole over the rail (the probes keep only
     # 11 mm from the holes): a group of odd rail probes, one of them the flag's colour, all
-    # within the flag's reach of one hole is the flag; an arm is wider (seed 7 at 640x480: a
-    # flag made 6 neighbouring rail probes unlike the rail, as many as an arm).
+    # within the flag's reach of where it shows beside one hole is the flag (``FLAG_REACH``);
+    # an arm is wider (seed 7 at 640x480: a flag made 6 neighbouring rail probes unlike the
+    # rail, as many as an arm).
     # NOTE: the reference frame has the pavillon in its middle hole, so the rail probes its
     # flag covered then are odd once it has gone to a player's hole: a group within the flag's
-    # reach of the middle hole is the flag or the rail it hid (``PAVILLON_HOLE_BARE``).
-    g = cfg.calibration.geometry
-    middle = np.asarray([g.pavillon_hole()], np.float64)
-    holes = np.vstack([layout.holes.mm, middle])
+    # reach of the middle hole's flag is the flag or the rail it hid (``PAVILLON_HOLE_BARE``).
+    places = layout.flags.mm
+    middle = places[layout.hole_keys.index(("pavillon", 0))][None, :]
     flag = np.linalg.norm(rail - np.array(prof.pavillon, np.float32), axis=1) < th.rail_distance
-    n_rail = _largest_cluster(layout.rail.mm[bad_rail], 13.0, holes, MARK_REACH,
+    n_rail = _largest_cluster(layout.rail.mm[bad_rail], 13.0, places, FLAG_REACH,
                               flag[bad_rail], bare=middle if PAVILLON_HOLE_BARE else None)
     grid = bad_surf.reshape(layout.surface_grid).astype(np.uint8)
     n_surf = 0

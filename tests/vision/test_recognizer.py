@@ -472,18 +472,23 @@ def test_six_odd_surface_probes_side_by_side_are_no_hand_but_seven_are(
 
 
 def test_a_flag_s_worth_of_odd_rail_probes_by_a_hole_is_no_arm() -> None:
-    from tablier.vision.occlusion import MARK_REACH, _largest_cluster
-    hole = np.array([[185.0, 537.5]])
+    from tablier.vision.occlusion import FLAG_REACH, _largest_cluster
+    place = np.array([[185.0 + 14.0, 537.5]])  # where the flag shows beside a hole at x 185
     # the probes a flag 22 mm long from its hole covered on a rendered frame (seed 7, 640x480)
     flag = np.array([[193, 546], [202, 546], [211, 546], [202, 538], [211, 538], [202, 528]],
                     np.float64)
     seen = np.array([False, False, False, True, False, False])  # one of the flag's colour
     assert _largest_cluster(flag, 13.0) == 6
-    assert _largest_cluster(flag, 13.0, hole, MARK_REACH, seen) == 0
-    assert _largest_cluster(flag, 13.0, hole, MARK_REACH, np.zeros(6, bool)) == 6
+    assert _largest_cluster(flag, 13.0, place, FLAG_REACH, seen) == 0
+    assert _largest_cluster(flag, 13.0, place, FLAG_REACH, np.zeros(6, bool)) == 6
+    # the farthest a flag's probes reached on the fiftieth round's tuning boards: 32.3 mm from
+    # the hole, 19.2 mm from where the flag shows (30 mm from the hole was the reach before)
+    far = np.vstack([flag, [[217.0, 546.0]], [[217.0, 528.0]]])
+    assert np.hypot(*(far - [185.0, 537.5]).T).max() > 32.0
+    assert _largest_cluster(far, 13.0, place, FLAG_REACH, np.ones(len(far), bool)) == 0
     # an arm 60 mm wide over the same rail, blue sleeve or not, still counts
     arm = np.array([[x, y] for x in range(175, 236, 9) for y in (528, 538, 546)], np.float64)
-    assert _largest_cluster(arm, 13.0, hole, MARK_REACH, np.ones(len(arm), bool)) == len(arm)
+    assert _largest_cluster(arm, 13.0, place, FLAG_REACH, np.ones(len(arm), bool)) == len(arm)
 
 
 def test_the_rail_the_reference_s_flag_hid_is_no_arm(
@@ -495,10 +500,11 @@ def test_the_rail_the_reference_s_flag_hid_is_no_arm(
     from tablier.vision import occlusion
     cfg = small_recognizer.config
     rect, gain = _rectified_unoccluded(small_session, small_recognizer)
-    middle = np.asarray(cfg.calibration.geometry.pavillon_hole())
-    probes = cfg.layout.rail.mm
-    centres = cfg.layout.to_pixels(probes)
-    half = round(4.0 * cfg.layout.scale)
+    layout = cfg.layout
+    middle = layout.flags.mm[layout.hole_keys.index(("pavillon", 0))]
+    probes = layout.rail.mm
+    centres = layout.to_pixels(probes)
+    half = round(4.0 * layout.scale)
     odd = np.clip(np.array((250, 240, 60)) / gain, 0, 255).astype(np.uint8)  # no rail's colour
 
     def painted(within: float) -> tuple[Image, int]:
@@ -507,13 +513,13 @@ def test_the_rail_the_reference_s_flag_hid_is_no_arm(
         for x, y in np.round(centres[near]).astype(int):
             out[y - half:y + half + 1, x - half:x + half + 1] = odd
         return out, int(near.sum())
-    bare, n = painted(occlusion.MARK_REACH - 6.0)
+    bare, n = painted(occlusion.FLAG_REACH - 2.0)
     assert n >= cfg.calibration.thresholds.rail_anomalies
     reading = occlusion.detect_occlusion(cfg, bare, gain=gain)
     assert not reading.occluded and reading.rail_anomalies < n
     # an arm over the rail there reaches farther, and counts (the probes kept clear of the
-    # holes part it in two groups either side of the middle hole)
-    arm, n_arm = painted(occlusion.MARK_REACH + 25.0)
+    # holes may part it in groups)
+    arm, n_arm = painted(occlusion.FLAG_REACH + 30.0)
     reading = occlusion.detect_occlusion(cfg, arm, gain=gain)
     assert reading.occluded and reading.rail_anomalies >= n_arm // 2
     monkeypatch.setattr(occlusion, "PAVILLON_HOLE_BARE", False)
