@@ -55,9 +55,9 @@ PAVILLON_HOLE_BARE = True
 pavillon's flag shows beside its middle hole, whatever its colour (:func:`detect_occlusion`).
 On the tuning boards of the fiftieth round (4,960 frames of 5150-5164, throwaway
 ``out/r50/ran.py``, ``ran4.py``) the largest odd rail group on a frame with nothing over the
-board fell from 3-5 probes on 3,393 frames to 3 on 94 (6 make a frame occluded); on the 395
-frames with a hand or a cup only groups of 3-4 probes, in frames judged by their surface or
-missed either way, were left out."""
+board fell, with :data:`FLAG_REACH`, from 3-5 probes on 3,393 frames to 3 on 94 (6 make a
+frame occluded); on the 395 frames with a hand or a cup only groups of 3-4 probes, in frames
+judged by their surface or missed either way, were left out."""
 FLAG_REACH = 22.0
 """How far (mm) the centre of a rail probe the pavillon's flag touches may lie from where the
 flag shows beside its hole (``Layout.flags``: 14 mm out from the hole, on the flag's side).
@@ -91,6 +91,13 @@ class OcclusionReading:
                 "moving": self.moving}
 
 
+def _within(group: npt.NDArray[np.float64], centres: npt.NDArray[np.float64],
+            reach: float) -> bool:
+    """Whether every point of ``group`` lies within ``reach`` of one of ``centres``."""
+    far = np.hypot(*(group[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)).max(axis=0)
+    return bool(far.min() <= reach)
+
+
 def _largest_cluster(points: npt.NDArray[np.float64], reach: float,
                      marks: npt.NDArray[np.float64] | None = None, mark_reach: float = 0.0,
                      marked: npt.NDArray[np.bool_] | None = None,
@@ -116,14 +123,11 @@ def _largest_cluster(points: npt.NDArray[np.float64], reach: float,
     best = 0
     for r in np.unique(roots):
         group = points[roots == r]
-        if marks is not None and len(marks) and marked is not None and marked[roots == r].any():
-            far = np.hypot(*(group[:, None, :] - marks[None, :, :]).transpose(2, 0, 1)).max(axis=0)
-            if far.min() <= mark_reach:
-                continue
-        if bare is not None and len(bare):
-            far = np.hypot(*(group[:, None, :] - bare[None, :, :]).transpose(2, 0, 1)).max(axis=0)
-            if far.min() <= mark_reach:
-                continue
+        if (marks is not None and len(marks) and marked is not None and marked[roots == r].any()
+                and _within(group, marks, mark_reach)):
+            continue
+        if bare is not None and len(bare) and _within(group, bare, mark_reach):
+            continue
         best = max(best, len(group))
     return best
 
@@ -189,8 +193,9 @@ def detect_occlusion(cfg: VisionConfig, rectified: Image, *, gain: F32,
     # (273, 264, 312) and made it occluded). A hand or a cup falls short of white somewhere.
     white = np.array(prof.white, np.float32)
     short = np.linalg.norm(np.maximum(white - surf, 0.0), axis=1)
-    level = surf.sum(axis=1) / max(float(white.sum()), 1.0)
-    tint = surf / np.maximum(surf.sum(axis=1, keepdims=True), 1.0) - white / max(float(white.sum()), 1.0)
+    white_sum = max(float(white.sum()), 1.0)
+    level = surf.sum(axis=1) / white_sum
+    tint = surf / np.maximum(surf.sum(axis=1, keepdims=True), 1.0) - white / white_sum
     shaded = (level >= WHITE_SHADE) & (np.linalg.norm(tint, axis=1) < WHITE_TINT)
     d_known = np.minimum(d_known, np.where(shaded, 0.0, short))
     d_empty = np.linalg.norm(surf - np.array(prof.surface, np.float32), axis=1)
