@@ -13,7 +13,8 @@ Image = npt.NDArray[np.uint8]
 
 
 def annotate(recognizer: Recognizer, frame: Image, obs: Observation) -> Image:
-    """Draw the board outline, each field's reading, the dice and the flags.
+    """Draw the board outline, each field's reading, the dice and the flags; on an occluded
+    frame, the probes the occlusion test found unlike anything known there.
 
     Args:
         recognizer: the recogniser that made ``obs``.
@@ -58,6 +59,11 @@ def annotate(recognizer: Recognizer, frame: Image, obs: Observation) -> Image:
         label = str(die.value) if ok else str(die.reason)
         cv2.putText(out, label, (c[0] + half + 3, c[1]), cv2.FONT_HERSHEY_SIMPLEX,
                     0.6 * scale, col, max(1, int(2 * scale)), cv2.LINE_AA)
+    if obs.occluded and obs.occlusion.odd_mm:
+        # NOTE: what the occlusion test saw: each probe unlike anything known there
+        for x, y in np.round(project(cfg, quad, list(obs.occlusion.odd_mm))).astype(int):
+            cv2.circle(out, (int(x), int(y)), max(3, int(4 * scale)), (255, 0, 255),
+                       max(1, int(2 * scale)), cv2.LINE_AA)
     banner = "OCCLUDED" if obs.occluded else ("MOVING" if obs.moving else "still")
     text = f"{banner}  flags: {', '.join(obs.flags) or '-'}"
     cv2.putText(out, text, (10, int(24 * scale)), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale,

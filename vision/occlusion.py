@@ -82,6 +82,11 @@ class OcclusionReading:
     """Mean grey change since the previous frame (None without one)."""
     moving: bool
     """True when ``motion`` is above the threshold."""
+    odd_mm: tuple[tuple[float, float], ...] = ()
+    """Board millimetres of the rail and surface probes found unlike anything known there (the
+    annotated picture marks them on an occluded frame, so a user can see what the test saw:
+    an arm, or a lamp's colour or a cloth it should not have taken for one). Not in
+    :meth:`to_json`."""
 
     def to_json(self) -> dict[str, object]:
         """The reading as plain JSON data."""
@@ -130,6 +135,11 @@ def _largest_cluster(points: npt.NDArray[np.float64], reach: float,
             continue
         best = max(best, len(group))
     return best
+
+
+def _places(*groups: npt.NDArray[np.float64]) -> tuple[tuple[float, float], ...]:
+    """The points of ``groups`` (each Nx2, millimetres) as one tuple of pairs."""
+    return tuple((float(x), float(y)) for g in groups for x, y in g)
 
 
 def thumbnail(rectified: Image, gain: F32) -> npt.NDArray[np.float32]:
@@ -229,4 +239,5 @@ def detect_occlusion(cfg: VisionConfig, rectified: Image, *, gain: F32,
             motion = float(np.abs(now - previous).mean())
     occluded = bool(n_rail >= th.rail_anomalies or n_surf >= th.surface_anomalies)
     return OcclusionReading(occluded=occluded, rail_anomalies=n_rail, surface_anomalies=n_surf,
-                            motion=motion, moving=motion is not None and motion > th.motion)
+                            motion=motion, moving=motion is not None and motion > th.motion,
+                            odd_mm=_places(layout.rail.mm[bad_rail], layout.surface.mm[bad_surf]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Callable
@@ -454,6 +455,33 @@ def test_odd_surface_probes_meeting_corner_to_corner_are_no_hand(
     reading = detect_occlusion(cfg, painted(block), gain=gain)
     assert reading.surface_anomalies >= 8
     assert reading.occluded
+
+
+def test_the_odd_probes_are_where_the_hand_is_and_an_occluded_picture_marks_them(
+        small_session: Path, small_recognizer: Recognizer) -> None:
+    from tablier.vision.annotate import annotate
+    from tablier.vision.occlusion import detect_occlusion
+    cfg = small_recognizer.config
+    painted, gain, (rows, cols) = _probe_painter(small_session, small_recognizer)
+    r0, c0 = rows // 2 - 2, cols // 2 - 2
+    block = [(r0 + i, c0 + j) for i in range(3) for j in range(3)]
+    reading = detect_occlusion(cfg, painted(block), gain=gain)
+    at = {(round(x), round(y)) for x, y in reading.odd_mm}
+    centres = cfg.layout.surface.mm.reshape(rows, cols, 2)
+    assert {(round(centres[r, c][0]), round(centres[r, c][1])) for r, c in block} <= at
+    assert "odd_mm" not in reading.to_json()
+    # on a frame with a hand over the board, the picture rings the odd probes in magenta
+    img = next(i for i, t in _pairs(small_session) if json.loads(t.read_text())["occluded"])
+    frame = read_image(img)
+    obs = small_recognizer.recognize(frame)
+    assert obs.occluded and obs.occlusion.odd_mm
+
+    def magenta(picture: Image) -> int:
+        r, g, b = (picture[:, :, k].astype(int) for k in range(3))
+        return int(((r > 200) & (g < 80) & (b > 200)).sum())
+    unmarked = dataclasses.replace(obs, occlusion=dataclasses.replace(obs.occlusion, odd_mm=()))
+    assert magenta(annotate(small_recognizer, frame, obs)) >= 5 * len(obs.occlusion.odd_mm)
+    assert magenta(annotate(small_recognizer, frame, unmarked)) == 0
 
 
 def test_six_odd_surface_probes_side_by_side_are_no_hand_but_seven_are(
