@@ -83,9 +83,10 @@ class OcclusionReading:
     moving: bool
     """True when ``motion`` is above the threshold."""
     odd_mm: tuple[tuple[float, float], ...] = ()
-    """Board millimetres of the rail and surface probes found unlike anything known there (the
+    """Board millimetres of the rail probes unlike the reference there (the groups the flag's
+    reach leaves out among them) and of the surface probes unlike anything known there. The
     annotated picture marks them on an occluded frame, so a user can see what the test saw:
-    an arm, or a lamp's colour or a cloth it should not have taken for one). Not in
+    an arm, or a lamp's colour or a cloth it should not have taken for one. Not in
     :meth:`to_json`."""
 
     def to_json(self) -> dict[str, object]:

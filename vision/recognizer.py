@@ -1350,9 +1350,7 @@ class Recognizer:
         reader, native, eye = net
         out = []
         for d in dice:
-            support = self._support(d, dice, fields, marks)
-            if d.reason == "cocked" and (min(support) > SUPPORT_REACH
-                                         or support[1] < -ON_PILE):
+            if d.reason == "cocked" and self._unleaning(d, dice, fields, marks):
                 view = self._reader_view(image, quad, d.center_mm, native)
                 flat = reader.look(view, self._ray(eye, d.center_mm),
                                    g.die_size * self._dice_scale, UNSUPPORTED_THRESHOLD)
@@ -1365,6 +1363,13 @@ class Recognizer:
                                             tilt=None)
             out.append(d)
         return tuple(out)
+
+    def _unleaning(self, die: DieSighting, dice: Sequence[DieSighting],
+                   fields: Sequence[FieldReading], marks: MarksReading | None) -> bool:
+        """Whether a die has nothing within ``SUPPORT_REACH`` to lean on, or lies on the top of
+        a pile of dames (``ON_PILE``)."""
+        rail, dame, other, jeton = self._support(die, dice, fields, marks)
+        return min(rail, dame, other, jeton) > SUPPORT_REACH or dame < -ON_PILE
 
     def _second_look(self, image: Image, quad: BoardQuad, dice: tuple[DieSighting, ...],
                      fields: Sequence[FieldReading], marks: MarksReading | None

@@ -368,17 +368,21 @@ def _rectified_unoccluded(session: Path, recognizer: Recognizer) -> tuple[Image,
     return rect, light_gain(cfg, rect.reshape(-1, 3))
 
 
+def _surface_patch(cfg: Any) -> tuple[slice, slice]:
+    """A patch of the rectified board's surface well inside the rails, 60 mm square."""
+    x0, y0, _x1, _y1 = cfg.calibration.geometry.surface
+    s = cfg.layout.scale
+    return (slice(round((y0 + 40) * s), round((y0 + 100) * s)),
+            slice(round((x0 + 60) * s), round((x0 + 120) * s)))
+
+
 def test_white_lit_past_the_reference_is_no_hand_but_skin_is(
         small_session: Path, small_recognizer: Recognizer) -> None:
     from tablier.vision.occlusion import detect_occlusion
     cfg = small_recognizer.config
     rect, gain = _rectified_unoccluded(small_session, small_recognizer)
     assert not detect_occlusion(cfg, rect, gain=gain).occluded
-    # a patch of the surface well inside the rails, 60 mm square
-    x0, y0, _x1, _y1 = cfg.calibration.geometry.surface
-    s = cfg.layout.scale
-    box = (slice(round((y0 + 40) * s), round((y0 + 100) * s)),
-           slice(round((x0 + 60) * s), round((x0 + 120) * s)))
+    box = _surface_patch(cfg)
     white = np.array(cfg.calibration.profile.white) / gain
     bright = rect.copy()
     # white dames in dim bluish light, lifted by the rails' gain past the reference
@@ -396,10 +400,7 @@ def test_white_dames_in_shade_are_no_hand_but_grey_and_skin_are(
     from tablier.vision import occlusion
     cfg = small_recognizer.config
     rect, gain = _rectified_unoccluded(small_session, small_recognizer)
-    x0, y0, _x1, _y1 = cfg.calibration.geometry.surface
-    s = cfg.layout.scale
-    box = (slice(round((y0 + 40) * s), round((y0 + 100) * s)),
-           slice(round((x0 + 60) * s), round((x0 + 120) * s)))
+    box = _surface_patch(cfg)
     white = np.array(cfg.calibration.profile.white)
 
     def patch(colour: Any) -> Image:
