@@ -645,6 +645,41 @@ small. Chosen in the forty-sixth round (docs/vision.md) on fourteen board tuning
 read otherwise)."""
 
 
+def _px_per_mm(quad: Sequence[Sequence[float]], calibration: Calibration) -> float:
+    """Camera pixels per board millimetre along the top edge of a board whose outer corners
+    are ``quad`` (TL, TR, BR, BL, frame pixels)."""
+    return float(np.linalg.norm(np.subtract(quad[1], quad[0]))) / calibration.geometry.size[0]
+
+
+def small_dice_warnings(calibration: Calibration) -> list[str]:
+    """One warning line when a die spans fewer than ``FINE_DIE_PX`` camera pixels on the
+    calibration's frames, none otherwise.
+
+    Dice that small are read from a straightened view drawn up from a few pixels a pip, where
+    a die leaning 20-28 degrees on a dame or the rail shows a top face much like a flat die's:
+    on the rendered 1024x768 measuring boards (dice of 16-20 px, a cocked die in 30 % of
+    frames) 93-95 % of the bad throws were judged bad, against 99-100 % at 1640x1232 (dice of
+    26-32 px; docs/vision.md, Calibrating).
+
+    Args:
+        calibration: the board's calibration.
+
+    Returns:
+        The lines (at most one).
+
+    Raises:
+        Nothing.
+    """
+    px = _px_per_mm(calibration.quad, calibration) * calibration.geometry.die_size
+    if px >= FINE_DIE_PX:
+        return []
+    line = (f"warning: a die spans {px:.1f} camera pixels on this board, fewer than "
+            f"{FINE_DIE_PX:.0f}: a die leaning on a dame or the rail is then more often read "
+            "as a throw. Bring the camera nearer the board, or give it larger frames (the Pi "
+            "camera's 1640x1232 draws a die some 26-32 pixels wide)")
+    return [line]
+
+
 def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
                          cocked_ray: float = math.inf, net: bool = False,
                          uncock: float = BOARD_NET_THRESHOLD,
@@ -1273,8 +1308,7 @@ class Recognizer:
 
     def _native(self, quad: BoardQuad) -> float:
         """Camera pixels per board millimetre, along the board's top edge."""
-        g = self.calibration.geometry
-        return float(np.linalg.norm(np.subtract(quad.quad[1], quad.quad[0]))) / g.size[0]
+        return _px_per_mm(quad.quad, self.calibration)
 
     def _support(self, die: DieSighting, dice: Sequence[DieSighting],
                  fields: Sequence[FieldReading], marks: MarksReading | None = None

@@ -133,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"board found by {how}; wrote {args.out} and the overlay {args.overlay}: "
                   "check that every outline sits on the board")
             from tablier.calibration.profile import look_alike_warnings
-            for line in look_alike_warnings(cal.profile):
+            from tablier.vision.recognizer import small_dice_warnings
+            for line in look_alike_warnings(cal.profile) + small_dice_warnings(cal):
                 print(line, file=sys.stderr)
         else:
             cal = Calibration.load(args.calibration)

@@ -220,7 +220,8 @@ def _recognizer(path: Path) -> Any:
     except (OSError, ValueError) as exc:
         _fail(f"calibration {path}: {exc}")
     from tablier.calibration.profile import look_alike_warnings
-    for line in look_alike_warnings(calibration.profile):
+    from tablier.vision.recognizer import small_dice_warnings
+    for line in look_alike_warnings(calibration.profile) + small_dice_warnings(calibration):
         print(f"tablier watch: {line}", file=sys.stderr)
     return recognizer
 

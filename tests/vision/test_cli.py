@@ -17,6 +17,20 @@ from tablier.cli import main
 ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "vision" / "measure" / "s00"
 
 
+SMALL_DICE = ("warning: a die spans {} camera pixels on this board, fewer than 23: a die "
+              "leaning on a dame or the rail is then more often read as a throw. Bring the "
+              "camera nearer the board, or give it larger frames (the Pi camera's 1640x1232 "
+              "draws a die some 26-32 pixels wide)\n")
+
+
+def _die_px(calibration: Path) -> str:
+    """Camera pixels a die of the calibration's board spans, to 0.1: its top edge's length
+    over the board's width, times the die's edge."""
+    cal = Calibration.load(calibration)
+    (x0, y0), (x1, y1) = cal.quad[:2]
+    return f"{float(np.hypot(x1 - x0, y1 - y0)) / cal.geometry.size[0] * cal.geometry.die_size:.1f}"
+
+
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -87,7 +101,8 @@ def test_calibrate_steps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     code, _out, err = _run(capsys, "calibrate", "board", str(ROOT / "reference.jpg"), "--out",
                           str(tmp_path / "c.json"), "--overlay", str(tmp_path / "o.jpg"))
     assert code == 0, err
-    assert err == ""
+    # a 1024x768 frame draws a die of about 19 pixels: the user is told once, on stderr
+    assert err == SMALL_DICE.format(_die_px(tmp_path / "c.json"))
     assert (tmp_path / "o.jpg").stat().st_size > 1000
     data = json.loads((tmp_path / "c.json").read_text())
     assert data["format"] == "tablier-calibration" and data["markers"] is True
@@ -126,7 +141,7 @@ def test_calibrate_warns_of_dark_points_the_colour_of_the_black_dames(
     assert err == (f"warning: on fields {', '.join(map(str, dark))} the empty points are the "
                    "colour of the black dames, and tablier tells a dame from an empty point by "
                    "its colour: black dames there may be misread. Dames or points of another "
-                   "colour avoid it\n")
+                   "colour avoid it\n" + SMALL_DICE.format(_die_px(tmp_path / "c.json")))
 
 
 def test_eval_prints_a_table_and_writes_csv(tmp_path: Path,

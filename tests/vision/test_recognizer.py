@@ -662,3 +662,28 @@ def test_two_cocked_sightings_and_nothing_read_keep_the_search_going(
         read_image(img))
     assert len(calls) >= 3
     assert 2 in [d.value for d in obs.dice]
+
+
+def test_a_board_drawing_dice_under_fine_die_px_is_warned_of() -> None:
+    """``small_dice_warnings`` speaks once when a die spans fewer than ``FINE_DIE_PX`` camera
+    pixels (the coarse reader's dice, whose leaning dice are caught less often), never from
+    there up."""
+    from tablier.calibration.calibration import Calibration
+    from tablier.vision.recognizer import FINE_DIE_PX, small_dice_warnings
+
+    cal = Calibration.example()
+    g = cal.geometry
+
+    def drawn(px: float) -> Calibration:
+        # the board's top edge as long as a die of px pixels needs, from its top-left corner
+        (x0, y0), (x1, y1) = cal.quad[:2]
+        k = px * g.size[0] / g.die_size / math.hypot(x1 - x0, y1 - y0)
+        quad = tuple((x0 + (x - x0) * k, y0 + (y - y0) * k) for x, y in cal.quad)
+        return dataclasses.replace(cal, quad=quad)
+
+    (line,) = small_dice_warnings(drawn(17.0))
+    assert line.startswith("warning: a die spans 17.0 camera pixels on this board, fewer than 23")
+    assert "1640x1232" in line
+    assert len(small_dice_warnings(drawn(FINE_DIE_PX - 0.05))) == 1
+    assert small_dice_warnings(drawn(FINE_DIE_PX)) == []
+    assert small_dice_warnings(drawn(29.0)) == []
