@@ -4,7 +4,8 @@ Read from a TOML file (``tablier.toml`` in the working directory, or the file na
 ``--config`` or the ``TABLIER_CONFIG`` environment variable, read when :func:`load_config` is
 called, never at import). Every key is optional::
 
-    camera = "picamera"              # or "cam:0", "cam:/dev/video0", "file:recorded/frames"
+    camera = "picamera"              # or "cam:0", "cam:0@1280x960", "cam:/dev/video0",
+                                     # "file:recorded/frames"
     calibration = "calibration.json"
     markers = ["gpio:", "serial:///dev/tablier-pegs"]
     journal_dir = "tablier-journal"

@@ -467,7 +467,8 @@ def open_source(spec: str, *, pace: str = "fast", fps: float = 10.0) -> FileSour
     """Open a frame source by name.
 
     ``file:PATH`` (or a bare path) is a recording; ``cam:0`` or ``cam:/dev/video0`` a USB
-    webcam; ``picamera`` the Pi camera.
+    webcam, at its own frame size or at the one asked by ``@WIDTHxHEIGHT`` (``cam:0@1280x960``:
+    the camera may give another); ``picamera`` the Pi camera.
 
     Args:
         spec: the source's name.
@@ -484,9 +485,29 @@ def open_source(spec: str, *, pace: str = "fast", fps: float = 10.0) -> FileSour
     if spec == "picamera":
         return PiCameraSource()
     if spec.startswith("cam:"):
-        dev = spec[4:] or "0"
-        return CameraSource(int(dev) if dev.isdigit() else dev)
+        dev, size = _camera_spec(spec)
+        return CameraSource(dev, size=size)
     return FileSource(spec.removeprefix("file:"), pace=pace, fps=fps)
+
+
+def _camera_spec(spec: str) -> tuple[int | str, tuple[int, int] | None]:
+    """The device and the frame size asked of a ``cam:DEVICE[@WIDTHxHEIGHT]`` source.
+
+    >>> _camera_spec("cam:1@1280x960")
+    (1, (1280, 960))
+    >>> _camera_spec("cam:/dev/video0")
+    ('/dev/video0', None)
+    """
+    dev, at, size = spec.removeprefix("cam:").partition("@")
+    dev = dev or "0"
+    device: int | str = int(dev) if dev.isdigit() else dev
+    if not at:
+        return device, None
+    width, x, height = size.partition("x")
+    if not (x and width.isdigit() and height.isdigit() and int(width) > 0 and int(height) > 0):
+        raise ValueError(f"camera {spec!r}: expected cam:DEVICE@WIDTHxHEIGHT, "
+                         f"such as cam:0@1280x960")
+    return device, (int(width), int(height))
 
 
 __all__ = ["CameraLock", "CameraSource", "FileSource", "Frame", "FrameSource",

@@ -675,8 +675,9 @@ def small_dice_warnings(calibration: Calibration) -> list[str]:
         return []
     line = (f"warning: a die spans {px:.1f} camera pixels on this board, fewer than "
             f"{FINE_DIE_PX:.0f}: a die leaning on a dame or the rail is then more often read "
-            "as a throw. Bring the camera nearer the board, or give it larger frames (the Pi "
-            "camera's 1640x1232 draws a die some 26-32 pixels wide)")
+            "as a throw. Bring the camera nearer the board, or give it larger frames "
+            "(--camera cam:0@1280x960 asks a webcam for them; the Pi camera's 1640x1232 draws "
+            "a die some 26-32 pixels wide)")
     return [line]
 
 

@@ -44,8 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     Raises:
         Nothing.
     """
-    parser.add_argument("--camera", help="picamera, cam:N, cam:/dev/videoN or file:FOLDER "
-                        "(default: the configuration's, else the Pi camera, else cam:0)")
+    parser.add_argument("--camera", help="picamera, cam:N, cam:/dev/videoN (either with "
+                        "@WIDTHxHEIGHT to ask a frame size) or file:FOLDER (default: the "
+                        "configuration's, else the Pi camera, else cam:0)")
     parser.add_argument("--calibration", type=Path, help="the calibration file "
                         "(default: the configuration's, else ./calibration.json)")
     parser.add_argument("--markers", action="append", metavar="URL",

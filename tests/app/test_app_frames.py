@@ -143,6 +143,35 @@ def test_webcam_unplugged_then_back(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _FakeCapture.opened >= 3  # reopened after it went silent
 
 
+def test_a_webcam_is_asked_the_frame_size_its_spec_names(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """``cam:DEVICE@WxH`` asks the webcam for that frame size (a webcam's own is often too
+    small for the dice: ``small_dice_warnings``); a malformed size is one clear error."""
+    asked: list[tuple[object, ...]] = []
+
+    class _Sized(_FakeCapture):
+        def __init__(self, device: object) -> None:
+            super().__init__(device)
+            asked.append(("open", device))
+
+        def set(self, *args: object) -> bool:
+            asked.append(args)
+            return True
+
+    monkeypatch.setattr(cv2, "VideoCapture", _Sized)
+    cam = open_source("cam:2@1280x960")
+    assert isinstance(cam, CameraSource) and cam.size == (1280, 960)
+    cam.close()
+    assert asked == [("open", 2), (cv2.CAP_PROP_FRAME_WIDTH, 1280),
+                     (cv2.CAP_PROP_FRAME_HEIGHT, 960)]
+    asked.clear()
+    open_source("cam:/dev/video1").close()
+    assert asked == [("open", "/dev/video1")]  # its own size: nothing asked
+    for bad in ("cam:0@1280", "cam:0@1280x", "cam:0@wide", "cam:0@0x960"):
+        with pytest.raises(ValueError, match="expected cam:DEVICE@WIDTHxHEIGHT"):
+            open_source(bad)
+
+
 def test_picamera_lock_with_a_stand_in_module(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
     import types

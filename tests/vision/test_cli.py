@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "vision" / "measure" /
 
 SMALL_DICE = ("warning: a die spans {} camera pixels on this board, fewer than 23: a die "
               "leaning on a dame or the rail is then more often read as a throw. Bring the "
-              "camera nearer the board, or give it larger frames (the Pi camera's 1640x1232 "
-              "draws a die some 26-32 pixels wide)\n")
+              "camera nearer the board, or give it larger frames (--camera cam:0@1280x960 asks "
+              "a webcam for them; the Pi camera's 1640x1232 draws a die some 26-32 pixels "
+              "wide)\n")
 
 
 def _die_px(calibration: Path) -> str:
