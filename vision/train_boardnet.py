@@ -222,7 +222,8 @@ def cache_name(root: Path, seed: int, val_session: str) -> str:
 
 def sets_parser(prog: str, doc: str, *, epochs: int, weights: Path) -> argparse.ArgumentParser:
     """The arguments of a net taught on rendered board sets: the work folder, the sets,
-    ``--val-session``, ``--epochs``, ``--seed``, ``--weights`` and ``--threads``."""
+    ``--val-session``, ``--epochs``, ``--seed``, ``--weights``, ``--threads``, ``--init``
+    and ``--lr``."""
     parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="folder for the crops")
     parser.add_argument("sets", type=Path, nargs="+", help="rendered TUNING board sets")
@@ -231,6 +232,10 @@ def sets_parser(prog: str, doc: str, *, epochs: int, weights: Path) -> argparse.
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weights", type=Path, default=weights)
     parser.add_argument("--threads", type=int, default=1, help="torch's threads (default 1)")
+    parser.add_argument("--init", type=Path, metavar="NPZ",
+                        help="weights to start from (default: a random start)")
+    parser.add_argument("--lr", type=float, default=3e-3,
+                        help="largest learning rate of the one-cycle schedule (default 3e-3)")
     return parser
 
 
@@ -276,13 +281,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="channels of the three convolutions and hidden units "
                              "(default 8,16,32,64)")
     args = parser.parse_args(argv)
+    try:
+        init = None if args.init is None else dicenet.load_weights(args.init)
+    except ValueError as exc:
+        parser.error(f"--init: {exc}")
     train_set, val_set = cached_crops(
         parser, args, lambda root: cache_name(root, args.seed, args.val_session),
         lambda root: gather([root], args.val_session, args.seed))
     print("train", np.bincount(train_set["y"], minlength=len(dicenet.CLASSES)).tolist(),
           "validation", np.bincount(val_set["y"], minlength=len(dicenet.CLASSES)).tolist())
-    weights = train_dicenet.train(train_set, val_set, epochs=args.epochs, seed=args.seed,
-                                  widths=args.widths, threads=max(1, args.threads))
+    try:
+        weights = train_dicenet.train(train_set, val_set, epochs=args.epochs, seed=args.seed,
+                                      widths=args.widths, threads=max(1, args.threads), init=init,
+                                      lr=args.lr)
+    except (ImportError, ValueError) as exc:
+        parser.error(str(exc))
     np.savez_compressed(args.weights, allow_pickle=False, **weights)
     print(f"wrote {args.weights}")
     return 0

@@ -299,9 +299,13 @@ def _model(torch: Any, widths: Sequence[int], outputs: int = len(dicenet.CLASSES
     return Net()
 
 
+def _array_name(key: str) -> str:
+    """The weights file's name of a torch parameter (``conv1.weight`` -> ``conv1_w``)."""
+    return key.replace(".weight", "_w").replace(".bias", "_b")
+
+
 def _export(model: Any) -> dict[str, NDArray[np.float32]]:
-    return {k.replace(".weight", "_w").replace(".bias", "_b"):
-            v.detach().cpu().numpy().astype(np.float32)
+    return {_array_name(k): v.detach().cpu().numpy().astype(np.float32)
             for k, v in model.state_dict().items()}
 
 
@@ -309,7 +313,9 @@ def train(train_set: dict[str, NDArray[Any]], val_set: dict[str, NDArray[Any]], 
           epochs: int, seed: int,
           widths: Sequence[int] = dicenet.WIDTHS,
           threads: int = 1,
-          classes: Sequence[str] = dicenet.CLASSES) -> dict[str, NDArray[np.float32]]:
+          classes: Sequence[str] = dicenet.CLASSES,
+          init: dict[str, NDArray[np.float32]] | None = None,
+          lr: float = 3e-3) -> dict[str, NDArray[np.float32]]:
     """Train the net; keep the epoch with the lowest validation loss.
 
     Args:
@@ -321,18 +327,34 @@ def train(train_set: dict[str, NDArray[Any]], val_set: dict[str, NDArray[Any]], 
         threads: torch's threads.
         classes: the net's classes (labels are their indices); the rates of "cocked" on
             rectified crops are printed only for :data:`dicenet.CLASSES`.
+        init: weights to start from (as :func:`dicenet.load_weights` returns them, of these
+            ``widths`` and ``classes``), or None for torch's random start.
+        lr: the one-cycle schedule's largest learning rate.
 
     Returns:
         The weights, as :func:`dicenet.load_weights` returns them.
 
     Raises:
         ImportError: if torch is not installed (``pip install -e '.[train]'``).
+        ValueError: if ``init`` is not of the net's shape.
     """
-    torch: Any = importlib.import_module("torch")
+    try:
+        torch: Any = importlib.import_module("torch")
+    except ImportError:
+        raise ImportError("torch is not installed (pip install -e '.[train]'); the crops drawn "
+                          "so far are kept in the work folder") from None
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     dicenet.shapes(widths, len(classes))  # refuses bad widths before any work
     model = _model(torch, widths, len(classes))
+    if init is not None:
+        state = model.state_dict()
+        if any(_array_name(k) not in init or init[_array_name(k)].shape != tuple(v.shape)
+               for k, v in state.items()):
+            raise ValueError("the weights to start from are of another net's shape "
+                             f"(widths {tuple(widths)}, {len(classes)} classes wanted)")
+        model.load_state_dict({k: torch.from_numpy(np.asarray(init[_array_name(k)], np.float32))
+                               for k in state})
     x = torch.from_numpy(train_set["x"].astype(np.float32))[:, None]
     y = torch.from_numpy(train_set["y"])
     extra = torch.from_numpy(train_set["extra"])
@@ -345,7 +367,7 @@ def train(train_set: dict[str, NDArray[Any]], val_set: dict[str, NDArray[Any]], 
     loss_fn = torch.nn.CrossEntropyLoss(weight=weight)
     opt = torch.optim.Adam(model.parameters(), lr=2e-3, weight_decay=1e-5)
     steps = epochs * math.ceil(len(x) / 128)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     best: tuple[float, dict[str, NDArray[np.float32]]] | None = None
     gen = torch.Generator().manual_seed(seed)
     for epoch in range(epochs):
@@ -493,8 +515,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{name}: {len(sets[name]['y'])} crops "
                   f"{np.bincount(sets[name]['y'], minlength=len(dicenet.CLASSES)).tolist()} "
                   f"in {time.perf_counter() - start:.0f} s", flush=True)
-    weights = train(sets["train"], sets["val"], epochs=args.epochs, seed=args.seed,
-                    widths=args.widths, threads=max(1, args.threads))
+    try:
+        weights = train(sets["train"], sets["val"], epochs=args.epochs, seed=args.seed,
+                        widths=args.widths, threads=max(1, args.threads))
+    except ImportError as exc:
+        parser.error(str(exc))
     np.savez_compressed(args.weights, allow_pickle=False, **weights)
     print(f"wrote {args.weights}")
     validate(args.out, args.weights)

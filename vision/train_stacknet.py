@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from tablier.calibration.calibration import Calibration
-from tablier.vision import train_boardnet, train_dicenet
+from tablier.vision import dicenet, train_boardnet, train_dicenet
 from tablier.vision.board import BoardQuad
 from tablier.vision.evaluate import frames, sessions
 from tablier.vision.imageio import read_image
@@ -157,13 +157,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = train_boardnet.sets_parser("python -m tablier.vision.train_stacknet", __doc__,
                                         epochs=12, weights=STACK_NET)
     args = parser.parse_args(argv)
+    try:
+        init = (None if args.init is None
+                else dicenet.load_weights(args.init, len(STACK_CLASSES)))
+    except ValueError as exc:
+        parser.error(f"--init: {exc}")
     train_set, val_set = train_boardnet.cached_crops(
         parser, args, lambda root: f"stack_{root.name}_s{args.seed}_{args.val_session}.npz",
         lambda root: gather(root, args.val_session, args.seed))
     print("train", np.bincount(train_set["y"], minlength=len(STACK_CLASSES)).tolist(),
           "validation", np.bincount(val_set["y"], minlength=len(STACK_CLASSES)).tolist())
-    weights = train_dicenet.train(train_set, val_set, epochs=args.epochs, seed=args.seed,
-                                  threads=max(1, args.threads), classes=STACK_CLASSES)
+    try:
+        weights = train_dicenet.train(train_set, val_set, epochs=args.epochs, seed=args.seed,
+                                      threads=max(1, args.threads), classes=STACK_CLASSES,
+                                      init=init, lr=args.lr)
+    except (ImportError, ValueError) as exc:
+        parser.error(str(exc))
     np.savez_compressed(args.weights, allow_pickle=False, **weights)
     print(f"wrote {args.weights}")
     return 0

@@ -176,6 +176,61 @@ def test_stack_training_refuses_sets_without_the_validation_session(
     assert "share a folder name" in capsys.readouterr().err
 
 
+def test_stack_training_says_what_it_lacks_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    """Weights to start from of another net are refused before any crop is drawn; without
+    torch the crops drawn are kept and one line says what to install."""
+    with pytest.raises(SystemExit):  # the board net's nine classes, not the stack net's two
+        train_stacknet.main([str(tmp_path / "work"), str(tmp_path / "t1"), "--init",
+                             str(rec_mod.BOARD_NET)])
+    err = capsys.readouterr().err
+    assert "--init" in err and "fc2_w" in err and not (tmp_path / "work").exists()
+    render_set(tmp_path / "t1", seed=974, sessions=1, frames=1, width=1024, height=768,
+               occluder_rate=0.0, on_die=1.0)
+    from tablier.vision import train_dicenet
+
+    real = train_dicenet.importlib.import_module
+
+    def no_torch(name: str) -> Any:
+        if name == "torch":
+            raise ImportError("No module named 'torch'")
+        return real(name)
+
+    monkeypatch.setattr(train_dicenet.importlib, "import_module", no_torch)
+    with pytest.raises(SystemExit):
+        train_stacknet.main([str(tmp_path / "work"), str(tmp_path / "t1"), "--val-session",
+                             "s00"])
+    err = capsys.readouterr().err
+    assert "torch is not installed (pip install -e '.[train]')" in err
+    assert "Traceback" not in err
+    assert list((tmp_path / "work").glob("stack_t1_*.npz"))  # the crops drawn are kept
+
+
+def test_training_starts_from_the_weights_given() -> None:
+    """``--init``: taught with a learning rate too small to move them, the weights given come
+    back; from torch's random start they do not (needs torch: ``pip install -e '.[train]'``)."""
+    pytest.importorskip("torch")
+    from tablier.vision import train_dicenet
+
+    rng = np.random.default_rng(5)
+
+    def crops(n: int) -> dict[str, np.ndarray]:
+        return {"x": rng.normal(size=(n, dicenet.SIDE, dicenet.SIDE)).astype(np.float16),
+                "y": np.arange(n, dtype=np.int64) % 2,
+                "extra": np.tile(np.array([[1.0, 0.2]], np.float32), (n, 1))}
+
+    given = dicenet.load_weights(rec_mod.STACK_NET, len(rec_mod.STACK_CLASSES))
+    train, val = crops(16), crops(8)
+    kept = train_dicenet.train(train, val, epochs=1, seed=1, classes=rec_mod.STACK_CLASSES,
+                               init=given, lr=1e-12)
+    assert kept.keys() == given.keys()
+    assert all(np.allclose(kept[k], given[k], atol=1e-5) for k in given)
+    fresh = train_dicenet.train(train, val, epochs=1, seed=1, classes=rec_mod.STACK_CLASSES,
+                                lr=1e-12)
+    assert not np.allclose(fresh["fc2_w"], given["fc2_w"], atol=1e-3)
+
+
 def test_a_broken_stack_net_file_is_refused_when_the_recogniser_is_built(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     bad = tmp_path / "stacknet.npz"
