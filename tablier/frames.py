@@ -506,7 +506,7 @@ def _camera_spec(spec: str) -> tuple[int | str, tuple[int, int] | None]:
     width, x, height = size.partition("x")
     if not (x and width.isdigit() and height.isdigit() and int(width) > 0 and int(height) > 0):
         raise ValueError(f"camera {spec!r}: expected cam:DEVICE@WIDTHxHEIGHT, "
-                         f"such as cam:0@1280x960")
+                         "such as cam:0@1280x960")
     return device, (int(width), int(height))
 
 
