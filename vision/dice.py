@@ -13,7 +13,7 @@ Run as a module to see what it found::
 
     python -m tablier.vision.dice IMAGE [--debug OUT_DIR] [--json]
 
-usage: python -m tablier.vision.dice [-h] [--debug DIR] [--json] IMAGE
+usage: python -m tablier.vision.dice [-h] [--debug DIR] [--json] [--whole] IMAGE
 
 Read the dice on a photograph and optionally write an annotated picture.
 """
@@ -2514,8 +2514,9 @@ def _check_complete(path: Path, data: NDArray[np.uint8]) -> None:
 
 
 def draw_reading(image: NDArray[np.uint8], reading: DiceReading) -> NDArray[np.uint8]:
-    """Draw the pips, faces and dice of a reading, and the dames' outlines found (magenta;
-    without calibration), onto a copy of the image.
+    """Draw the pips, faces and dice of a reading, the dames' outlines found (magenta; without
+    calibration) and the board's playing surface where it was found (grey), onto a copy of the
+    image.
 
     Args:
         image: HxWx3 uint8 RGB, the image that was read.
@@ -2532,6 +2533,10 @@ def draw_reading(image: NDArray[np.uint8], reading: DiceReading) -> NDArray[np.u
     faces = reading.debug.get("faces", [])
     dames = reading.debug.get("dames", [])
     assert isinstance(pips, list) and isinstance(faces, list) and isinstance(dames, list)
+    surface = reading.debug.get("surface")
+    if isinstance(surface, list):
+        cv2.polylines(out, [np.round(np.array(surface)).astype(np.int32)], True, (160, 160, 160),
+                      2, cv2.LINE_AA)
     for x, y, d1, d2, angle in dames:
         cv2.ellipse(out, ((x, y), (d1, d2), angle), (255, 0, 255), 1, cv2.LINE_8)
     for x, y, r, _ in pips:
@@ -2572,10 +2577,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--debug", metavar="DIR", type=Path,
                         help="write IMAGE-stem.dice.png with pips, faces and dice drawn")
     parser.add_argument("--json", action="store_true", help="(the default) print JSON")
+    parser.add_argument("--whole", action="store_true",
+                        help="read the whole picture even where the board's markers are seen")
     args = parser.parse_args(argv)
+    from tablier.vision.photo import read_photo
     try:
         image = load_image(args.image)
-        reading = read_dice(DiceConfig(), image)
+        reading = read_photo(DiceConfig(), image, whole=args.whole)
     except ValueError as exc:
         print(f"dice: {exc}", file=sys.stderr)
         return 2

@@ -1,11 +1,13 @@
 """Measure the dice reader on a fixture set: per-die accuracy, errors by kind, timings.
 
-Two kinds of set are read:
+Three kinds of set are read:
 
 * the real webcam photographs, ``fixtures/dice/real`` (YOLO labels beside each JPEG, the
   tune/measure split in ``split.json``);
 * the rendered sets, ``fixtures/dice/rendered/<name>`` (``truth.json`` written by
-  ``python -m tablier.vision.render_dice``).
+  ``python -m tablier.vision.render_dice``);
+* the board frame sets of ``tablier render`` (``fixtures/vision/measure``), read as
+  ``tablier dice`` reads a photograph of the board (no calibration, no board normal).
 
 Matching rule: a die the reader reports matches a true die when its centre lies inside the
 true die's box grown by a quarter of the box's longer side on every side (for the real set
@@ -25,6 +27,7 @@ Run as a module::
 
     python -m tablier.vision.dice_eval fixtures/dice/real --split measure [--csv out.csv]
     python -m tablier.vision.dice_eval fixtures/dice/rendered/measure [--uncalibrated] [--no-net]
+    python -m tablier.vision.dice_eval fixtures/vision/measure      # board frames, as tablier dice
 """
 
 from __future__ import annotations
@@ -42,7 +45,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from tablier.vision.dice import DiceConfig, Die, load_image, read_dice
+from tablier.calibration.markers import MarkerFinder
+from tablier.vision.dice import DiceConfig, Die, load_image
+from tablier.vision.photo import read_photo
 
 GROW = 0.25
 """A report matches a true die if its centre is inside the true box grown by this share."""
@@ -177,6 +182,60 @@ def load_rendered_set(folder: Path) -> list[Sample]:
     return samples
 
 
+def load_board_set(root: Path) -> list[Sample]:
+    """Load a set of board frames (``tablier render``: sessions of frames with their truth), to
+    read as ``tablier dice`` would a photograph of the board. Frames with a hand over the board
+    are left out (the companion does not read them).
+
+    Args:
+        root: the set's folder (session folders, each with a ``calibration.json``).
+
+    Returns:
+        The samples, sessions and frames in order; each die's box is its body as drawn on the
+        board plane, mapped through the frame's true board corners.
+
+    Raises:
+        OSError: if a truth file is missing.
+        ValueError: if a truth file is not valid JSON or lacks a field, or the set holds no
+            session.
+    """
+    from tablier.calibration.calibration import Calibration
+    from tablier.vision.evaluate import frames, sessions
+    samples = []
+    for session in sessions(root):
+        geometry = Calibration.load(session / "calibration.json").geometry
+        half = geometry.die_size / 2
+        for image, truth_path in frames(session):
+            frame = json.loads(truth_path.read_text())
+            if frame.get("occluded"):
+                continue
+            try:
+                h = cv2.getPerspectiveTransform(geometry.corners.astype(np.float32),
+                                                np.asarray(frame["quad"], np.float32))
+                truth = []
+                for die in frame["dice"]:
+                    # NOTE: sets rendered before the dice's outlines were written: the die's
+                    # square, unturned, about its centre.
+                    cx, cy = die["center_mm"]
+                    outline = die.get("outline_mm") or [
+                        (cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half),
+                        (cx - half, cy + half)]
+                    body = np.asarray(cv2.perspectiveTransform(
+                        np.asarray(outline, np.float64).reshape(-1, 1, 2), h),
+                        np.float64).reshape(-1, 2)
+                    box = (float(body[:, 0].min()), float(body[:, 1].min()),
+                           float(body[:, 0].max()), float(body[:, 1].max()))
+                    truth.append(TrueDie(die["value"], box, die["reason"], False,
+                                         tuple((float(x), float(y)) for x, y in body)))
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ValueError(f"truth {str(truth_path)!r} is malformed ({exc!r})") from None
+            samples.append(Sample(str(image.relative_to(root).with_suffix("")), image,
+                                  tuple(truth)))
+    if not samples and not any(sessions(root)):
+        raise ValueError(f"no board session in {str(root)!r} (no calibration.json)")
+    return samples
+
+
 def _inside(x: float, y: float, outline: Sequence[tuple[float, float]]) -> bool:
     """Whether a point lies on a polygon (False for fewer than 3 points), as
     ``vision.evaluate`` matches a die by its outline."""
@@ -283,6 +342,7 @@ def evaluate_dice(samples: Iterable[Sample], *, cfg: DiceConfig | None = None,
         ValueError: if an image cannot be read.
     """
     config = cfg or DiceConfig()
+    finder = MarkerFinder()
     rows = []
     for sample in samples:
         image = load_image(sample.path)
@@ -290,7 +350,7 @@ def evaluate_dice(samples: Iterable[Sample], *, cfg: DiceConfig | None = None,
         if calibrated and sample.board_normal is not None:
             used = dataclasses.replace(config, board_normal=sample.board_normal)
         start = time.perf_counter()
-        reading = read_dice(used, image)
+        reading = read_photo(used, image, finder=finder)
         ms = (time.perf_counter() - start) * 1000
         counted, correct, wrong, missed, extra, errors = score_image(sample.truth, reading.dice)
         rows.append(DiceRow(sample.name, counted, correct, wrong, missed, extra, round(ms, 2),
@@ -345,7 +405,8 @@ def write_csv(rows: Sequence[DiceRow], path: Path) -> None:
 
 
 def load_set(path: Path, split: str | None) -> list[Sample]:
-    """Load a real set (a folder with ``split.json``) or a rendered one (``truth.json``).
+    """Load a real set (a folder with ``split.json``), a rendered one (``truth.json``) or a set
+    of board frames (session folders with a ``calibration.json``).
 
     Args:
         path: the set's folder.
@@ -363,7 +424,10 @@ def load_set(path: Path, split: str | None) -> list[Sample]:
         if split is None:
             raise ValueError(f"{str(path)!r} is a real set: give --split tune or measure")
         return load_real_set(path, split)
-    raise ValueError(f"no dice set in {str(path)!r} (no truth.json or split.json)")
+    if any(path.rglob("calibration.json")):
+        return load_board_set(path)
+    raise ValueError(f"no dice set in {str(path)!r} (no truth.json, split.json or "
+                     "calibration.json)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -380,7 +444,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = argparse.ArgumentParser(prog="python -m tablier.vision.dice_eval",
                                      description="Measure the dice reader on a fixture set.")
-    parser.add_argument("set", type=Path, help="fixtures/dice/real or a rendered set folder")
+    parser.add_argument("set", type=Path,
+                        help="fixtures/dice/real, a rendered dice set or a set of board frames")
     parser.add_argument("--split", choices=("tune", "measure"))
     parser.add_argument("--csv", type=Path, help="write one row per image")
     parser.add_argument("--errors", action="store_true", help="list every image with errors")

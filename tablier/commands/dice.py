@@ -7,6 +7,10 @@ in the image's pixels and a confidence; a die seen but not readable has "value":
   {"image": [640, 480],
    "dice": [{"value": 5, "center": [412.0, 233.5], "size": 38.0, "confidence": 0.97}]}
 
+On a photograph of the board with three or more of tablier's corner markers in view, only the
+playing surface is read (the rails' holes and the markers are no dice), drawn larger where the
+dice are small; ``--whole`` reads the whole picture anyway.
+
 A missing, empty, truncated or non-image file is refused with one line on stderr (exit 2).
 """
 
@@ -33,13 +37,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the reading as JSON (the default and only format)")
     parser.add_argument("--debug", metavar="DIR", type=Path,
                         help="also write an annotated picture IMAGE-stem.dice.png into DIR")
+    parser.add_argument("--whole", action="store_true",
+                        help="read the whole picture even where the board's corner markers are "
+                             "seen (by default only the playing surface is read then)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Read the image and print the JSON reading.
 
     Args:
-        args: the parsed arguments (``image``, ``json``, ``debug``).
+        args: the parsed arguments (``image``, ``json``, ``debug``, ``whole``).
 
     Returns:
         0.
@@ -50,11 +57,12 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from tablier.cli import UsageError
-    from tablier.vision.dice import DiceConfig, draw_reading, load_image, read_dice
+    from tablier.vision.dice import DiceConfig, draw_reading, load_image
+    from tablier.vision.photo import read_photo
 
     try:
         image = load_image(args.image)
-        reading = read_dice(DiceConfig(), image)
+        reading = read_photo(DiceConfig(), image, whole=args.whole)
     except ValueError as exc:
         raise UsageError(f"{exc} ({args.image!r})" if args.image not in str(exc)
                          else str(exc)) from None

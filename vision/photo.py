@@ -1,0 +1,165 @@
+"""Read the dice on a photograph of the board itself: the playing surface only, where tablier's
+corner markers are in view.
+
+The dice reader (:mod:`tablier.vision.dice`) is made for any photograph: a dark round spot on a
+bright body is a pip to it. A photograph of a whole trictrac board is full of such spots that are
+no dice: the rails' holes (read as ones, two neighbours as a two) and the corners of the markers.
+On 274 frames of the fifty-second round's tuning boards at 1640x1232 the whole picture gave 2,800
+or so of these; on the same boards at 1024x768 the dice, 16-20 pixels across, were also too small
+for the reader (see docs/vision.md, fifty-second round).
+
+So where three or more of the corner markers are seen (:class:`~tablier.calibration.markers.
+MarkerFinder`, the board's default :class:`~tablier.calibration.geometry.BoardGeometry`), the
+picture is read with everything but the playing surface, widened by :data:`SURFACE_MARGIN`
+(a die cocked against the rail stays whole), painted out along with the markers, and drawn
+larger where a die would span fewer than :data:`DIE_PX` pixels. Nothing else about the reading
+changes: the same reader, the same JSON, positions and sizes in the input image's pixels.
+A die lying on a rail is off the playing surface (a bad throw by the dice rules) and is not
+reported there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from tablier.calibration.geometry import MARKER_IDS, BoardGeometry
+from tablier.calibration.markers import MarkerFinder
+from tablier.vision.dice import DiceConfig, DiceReading, read_dice
+
+MIN_MARKERS = 3
+"""Least corner markers seen to place the board (the calibration's own ``min_markers``)."""
+SURFACE_MARGIN = 5.0
+"""How far past the playing surface's edge the picture is still read, mm. Without a lens
+calibration the markers place the rails' inner edges a few pixels off, and a die against the
+rail must stay whole; the holes begin 18 mm past the edge, the markers 3.5 mm. On the tuning
+boards (fifty-second round) 0 mm read 130 of 153 flat dice and 10 mm 147, against 152 at 5."""
+MARKER_PAINT = 1.3
+"""Each marker seen is painted out over this many times its own size about its middle (its
+white border and the corner block around it; corners of a marker read as ones otherwise)."""
+DIE_PX = 40.0
+"""A board whose die (16 mm) spans fewer pixels than this at the surface's middle is read
+enlarged to it: the reader's error per die is about four times higher under 24 pixels than at
+24-32 (forty-fourth round). Chosen on the tuning boards: 32 / 40 / 48 px read 264 / 261 / 266
+of 347 flat dice at 1024x768 and 441 / 448 / 444 of 455 at 1640x1232."""
+PAINT = 128
+"""The grey painted over what is not read."""
+
+
+@dataclass(frozen=True)
+class BoardInPhoto:
+    """Where the board's playing surface lies on a photograph."""
+
+    surface: NDArray[np.float64]
+    """The playing surface widened by :data:`SURFACE_MARGIN`: 4x2 corners in image pixels
+    (top-left, top-right, bottom-right, bottom-left as the board's sheet draws them)."""
+    markers: dict[int, NDArray[np.float64]]
+    """The corner markers seen: id -> 4x2 corners in image pixels."""
+    die_px: float
+    """How many image pixels a die's edge spans at the middle of the surface."""
+
+
+def find_board(image: NDArray[np.uint8], *, geometry: BoardGeometry | None = None,
+               finder: MarkerFinder | None = None) -> BoardInPhoto | None:
+    """Place the board by its corner markers.
+
+    Args:
+        image: HxWx3 uint8 RGB or HxW uint8 grey.
+        geometry: the board's dimensions (the default board when None).
+        finder: a marker finder to reuse (a new one when None).
+
+    Returns:
+        The board's surface in the image, or None when fewer than :data:`MIN_MARKERS` markers
+        are seen or they give no placement.
+
+    Raises:
+        Nothing.
+    """
+    g = geometry or BoardGeometry()
+    found = (finder or MarkerFinder()).find(image)
+    if len(found) < MIN_MARKERS:
+        return None
+    src = np.concatenate([g.marker_corners(MARKER_IDS.index(i)) for i in found])
+    dst = np.concatenate(list(found.values()))
+    h, _ = cv2.findHomography(src, dst, 0)
+    if h is None:
+        return None
+    x0, y0, x1, y1 = g.surface
+    m = SURFACE_MARGIN
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    board = np.array([[x0 - m, y0 - m], [x1 + m, y0 - m], [x1 + m, y1 + m], [x0 - m, y1 + m],
+                      [cx, cy], [cx + 1.0, cy], [cx, cy + 1.0]], np.float64)
+    pts = np.asarray(cv2.perspectiveTransform(board.reshape(-1, 1, 2), h),
+                     np.float64).reshape(-1, 2)
+    if not np.all(np.isfinite(pts)):
+        return None
+    ex, ey = pts[5] - pts[4], pts[6] - pts[4]
+    px_per_mm = float(np.sqrt(abs(ex[0] * ey[1] - ex[1] * ey[0])))
+    return BoardInPhoto(surface=pts[:4], markers=found, die_px=g.die_size * px_per_mm)
+
+
+def read_photo(cfg: DiceConfig, image: NDArray[np.uint8], *, whole: bool = False,
+               finder: MarkerFinder | None = None) -> DiceReading:
+    """Read the dice on a photograph: on the playing surface alone where the board's markers
+    are seen, else (or with ``whole``) on the whole picture as :func:`read_dice` does.
+
+    Args:
+        cfg: the dice reader's settings (``DiceConfig()`` for the defaults).
+        image: HxWx3 uint8 RGB or HxW uint8 grey.
+        whole: read the whole picture even where the board is found.
+        finder: a marker finder to reuse (a new one when None).
+
+    Returns:
+        The reading, in the input image's pixels; ``debug["surface"]`` holds the surface's four
+        corners when the board was found.
+
+    Raises:
+        ValueError: as :func:`read_dice`, for an image that is not one.
+    """
+    board = None
+    if not whole and isinstance(image, np.ndarray) and image.dtype == np.uint8 \
+            and image.ndim in (2, 3) and min(image.shape[:2]) >= 16:
+        board = find_board(image, finder=finder)
+    if board is None:
+        return read_dice(cfg, image)
+    h, w = image.shape[:2]
+    keep = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(keep, np.round(board.surface).astype(np.int32), 255)
+    for corners in board.markers.values():
+        mid = corners.mean(axis=0)
+        cv2.fillConvexPoly(keep, np.round(mid + MARKER_PAINT * (corners - mid)).astype(np.int32),
+                           0)
+    painted = image.copy()
+    painted[keep == 0] = PAINT
+    zoom = max(1.0, DIE_PX / board.die_px) if board.die_px > 0 else 1.0
+    if zoom > 1.0:
+        # NOTE: the whole picture is enlarged, not a crop of it: the reader's perspective
+        # works from the picture's middle and its longer side.
+        size = (round(w * zoom), round(h * zoom))
+        painted = np.asarray(cv2.resize(painted, size, interpolation=cv2.INTER_CUBIC), np.uint8)
+        cfg = dataclasses.replace(cfg, work_side=max(cfg.work_side, max(size)))
+    reading = read_dice(cfg, painted)
+    return _scaled(reading, (w, h), 1.0 / zoom, board.surface)
+
+
+def _scaled(reading: DiceReading, image_size: tuple[int, int], f: float,
+            surface: NDArray[np.float64]) -> DiceReading:
+    """The reading with every position and size multiplied by ``f``, for an image of
+    ``image_size``, and the surface added to its debug."""
+    dice = tuple(dataclasses.replace(d, center=(d.center[0] * f, d.center[1] * f), size=d.size * f)
+                 for d in reading.dice)
+    pips = reading.debug.get("pips", [])
+    faces = reading.debug.get("faces", [])
+    dames = reading.debug.get("dames", [])
+    assert isinstance(pips, list) and isinstance(faces, list) and isinstance(dames, list)
+    debug: dict[str, object] = {
+        "pips": [(x * f, y * f, r * f, ratio) for x, y, r, ratio in pips],
+        "faces": [(v, cx * f, cy * f, ratio, misfit, [(x * f, y * f) for x, y in members])
+                  for v, cx, cy, ratio, misfit, members in faces],
+        "dames": [(x * f, y * f, d1 * f, d2 * f, angle) for x, y, d1, d2, angle in dames],
+        "surface": [(float(x), float(y)) for x, y in surface],
+    }
+    return DiceReading(image_size=image_size, dice=dice, debug=debug)
