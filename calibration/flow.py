@@ -23,7 +23,8 @@ Image = npt.NDArray[np.uint8]
 
 def calibrate_frame(frame: Image, *, corners: Sequence[Sequence[float]] | None = None,
                     lens: Lens | None = None, geometry: BoardGeometry | None = None,
-                    scale: float = 0.8, thresholds: Thresholds | None = None) -> Calibration:
+                    scale: float = 0.8, thresholds: Thresholds | None = None,
+                    start: bool = True) -> Calibration:
     """Calibrate from a reference frame of the start of a match.
 
     Args:
@@ -34,6 +35,8 @@ def calibrate_frame(frame: Image, *, corners: Sequence[Sequence[float]] | None =
         geometry: the board's dimensions.
         scale: rectified pixels per millimetre.
         thresholds: decision thresholds (the tuned defaults when None).
+        start: check that the frame shows a match's start; False takes any frame, the
+            profile's dames then meaningless (see :func:`build_profile`).
 
     Returns:
         The calibration.
@@ -73,7 +76,7 @@ def calibrate_frame(frame: Image, *, corners: Sequence[Sequence[float]] | None =
         raise CalibrationError(f"board not found on the reference frame: {exc.reason}; "
                                "check that all four markers are in view, or give the corners "
                                "by hand (--corners)") from None
-    profile = build_profile(cfg.layout, rectify(cfg, frame, quad))
+    profile = build_profile(cfg.layout, rectify(cfg, frame, quad), start=start)
     return Calibration(image_size=(w, h), quad=quad.quad, profile=profile, geometry=g,
                        scale=scale, lens=lens, markers=corners is None,
                        thresholds=draft.thresholds)

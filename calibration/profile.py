@@ -90,19 +90,22 @@ def _rgbs(a: npt.ArrayLike) -> tuple[RGB, ...]:
     return tuple(_rgb(r) for r in np.asarray(a, np.float64).reshape(-1, 3))
 
 
-def build_profile(layout: SampleLayout, rectified: Image) -> ColourProfile:
+def build_profile(layout: SampleLayout, rectified: Image, *, start: bool = True) -> ColourProfile:
     """Measure every colour of the profile on a rectified reference frame.
 
     Args:
         layout: the probes.
         rectified: the reference frame rectified to ``layout.shape``, uint8 RGB.
+        start: the frame shows the start of a match (checked); False takes any frame as it
+            is, its dames' colours then meaningless (``tablier dice`` on a photograph of a
+            game in progress reads only the dice with it).
 
     Returns:
         The profile.
 
     Raises:
-        CalibrationError: if the frame does not look like the start of a match (the white
-            talon must be clearly lighter than the black one).
+        CalibrationError: if ``start`` and the frame does not look like the start of a match
+            (the white talon must be clearly lighter than the black one).
     """
     if rectified.shape[:2] != layout.shape:
         raise CalibrationError(f"rectified reference is {rectified.shape[:2]}, "
@@ -112,7 +115,7 @@ def build_profile(layout: SampleLayout, rectified: Image) -> ColourProfile:
     slots = layout.slots.means(flat).reshape(24, n, 3).astype(np.float64)
     white = slots[0, 0].copy()
     black = slots[23, 0].copy()
-    if white.mean() < black.mean() + 40:
+    if start and white.mean() < black.mean() + 40:
         raise CalibrationError("the reference frame must show the start of a match: white dames "
                                "on the talon at White's bottom-left, black ones at the top-left "
                                f"(white talon reads {white.round()}, black {black.round()})")
@@ -129,7 +132,7 @@ def build_profile(layout: SampleLayout, rectified: Image) -> ColourProfile:
     jet_empty = jet.copy()
     jet_empty[rest] = np.median(jet[others], axis=0)
     holes = layout.holes.means(flat).astype(np.float64)
-    start = [i for i, k in enumerate(layout.hole_keys) if k[1] == 0 and k[0] != "pavillon"]
+    at_start = [i for i, k in enumerate(layout.hole_keys) if k[1] == 0 and k[0] != "pavillon"]
     pav = [i for i, k in enumerate(layout.hole_keys) if k[0] == "pavillon"]
     free = [i for i, k in enumerate(layout.hole_keys) if k[1] > 0]
     flags = layout.flags.means(flat).astype(np.float64)
@@ -141,7 +144,7 @@ def build_profile(layout: SampleLayout, rectified: Image) -> ColourProfile:
         rail=_rgb(rail), rail_samples=_rgbs(rail_samples), slots=_rgbs(empty),
         rings=_rgbs(rings), white=_rgb(white), black=_rgb(black),
         white_ring=_rgb(white_ring), black_ring=_rgb(black_ring), jeton=_rgb(jeton), jeton_empty=_rgbs(jet_empty),
-        hole=_rgb(np.median(holes[free], axis=0)), peg=_rgb(np.median(holes[start], axis=0)),
+        hole=_rgb(np.median(holes[free], axis=0)), peg=_rgb(np.median(holes[at_start], axis=0)),
         pavillon=_rgb(flags[pav[0]]), flag_empty=_rgbs(flag_empty),
         surface=_rgbs(_empty_surface(layout, flat)))
 

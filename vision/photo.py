@@ -8,14 +8,18 @@ On 274 frames of the fifty-second round's tuning boards at 1640x1232 the whole p
 or so of these; on the same boards at 1024x768 the dice, 16-20 pixels across, were also too small
 for the reader (see docs/vision.md, fifty-second round).
 
-So where three or more of the corner markers are seen (:class:`~tablier.calibration.markers.
-MarkerFinder`, the board's default :class:`~tablier.calibration.geometry.BoardGeometry`), the
-picture is read with everything but the playing surface, widened by :data:`SURFACE_MARGIN`
-(a die cocked against the rail stays whole), painted out along with the markers, and drawn
-larger where a die would span fewer than :data:`DIE_PX` pixels. Nothing else about the reading
-changes: the same reader, the same JSON, positions and sizes in the input image's pixels.
-A die lying on a rail is off the playing surface (a bad throw by the dice rules) and is not
-reported there.
+So where three or more of the corner markers are seen, the photograph is read as the board's own
+reader (:class:`~tablier.vision.recognizer.Recognizer`) reads a camera frame, on a calibration
+made from the photograph itself (:func:`photo_calibration`): the board placed by its markers
+(the default :class:`~tablier.calibration.geometry.BoardGeometry`, no lens calibration), the
+light taken from its own rails. Its dames' colours cannot be known on a game in progress: only
+the dice are taken from that reading. Where the recogniser cannot read the dice (it judges a
+hand over the board, or the calibration cannot be made), the dice reader reads the picture with
+everything but the playing surface, widened by :data:`SURFACE_MARGIN` (a die cocked against
+the rail stays whole), painted out along with the markers, and drawn larger where a die would
+span fewer than :data:`DIE_PX` pixels. Either way the JSON is the same, positions and sizes in
+the input image's pixels. A die lying on a rail is off the playing surface (a bad throw by the
+dice rules) and is not reported.
 """
 
 from __future__ import annotations
@@ -26,9 +30,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+from tablier.calibration.calibration import Calibration, CalibrationError
+from tablier.calibration.flow import calibrate_frame
 from tablier.calibration.geometry import MARKER_IDS, BoardGeometry
 from tablier.calibration.markers import MarkerFinder
-from tablier.vision.dice import DiceConfig, DiceReading, read_dice
+from tablier.vision.dice import DiceConfig, DiceReading, Die, read_dice
+from tablier.vision.errors import RecognitionError
+from tablier.vision.recognizer import Recognizer
 
 MIN_MARKERS = 3
 """Least corner markers seen to place the board (the calibration's own ``min_markers``)."""
@@ -47,6 +55,11 @@ enlarged to it: the reader's error per die is about four times higher under 24 p
 of 347 flat dice at 1024x768 and 441 / 448 / 444 of 455 at 1640x1232."""
 PAINT = 128
 """The grey painted over what is not read."""
+WHITE_PERCENTILE = 98.0
+"""A calibration's profile gives the recogniser a white dame's brightness, its measure of the
+light for the dice (a pip is a spot this much darker than a body this bright). A photograph
+of a game in progress has no white dame at a known place: the playing surface's 98th
+percentile of grey stands for it."""
 
 
 @dataclass(frozen=True)
@@ -101,20 +114,78 @@ def find_board(image: NDArray[np.uint8], *, geometry: BoardGeometry | None = Non
     return BoardInPhoto(surface=pts[:4], markers=found, die_px=g.die_size * px_per_mm)
 
 
-def read_photo(cfg: DiceConfig, image: NDArray[np.uint8], *, whole: bool = False,
-               finder: MarkerFinder | None = None) -> DiceReading:
-    """Read the dice on a photograph: on the playing surface alone where the board's markers
-    are seen, else (or with ``whole``) on the whole picture as :func:`read_dice` does.
+def photo_calibration(image: NDArray[np.uint8], board: BoardInPhoto) -> Calibration:
+    """A calibration made from a photograph of the board itself, for its dice alone.
 
     Args:
-        cfg: the dice reader's settings (``DiceConfig()`` for the defaults).
+        image: HxWx3 uint8 RGB.
+        board: where :func:`find_board` found the board on it.
+
+    Returns:
+        The calibration: the board placed by its markers, the light and colours taken from
+        this photograph, a white dame's brightness from the surface (:data:`WHITE_PERCENTILE`).
+
+    Raises:
+        CalibrationError: if the board's markers do not place it.
+    """
+    calibration = calibrate_frame(image, start=False)
+    surface = _surface_mask(image.shape[:2], board)
+    grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_RGB2GRAY), np.uint8)
+    level = float(np.percentile(grey[surface > 0], WHITE_PERCENTILE))
+    profile = dataclasses.replace(calibration.profile, white=(level, level, level))
+    return dataclasses.replace(calibration, profile=profile)
+
+
+def _surface_mask(shape: tuple[int, ...], board: BoardInPhoto) -> NDArray[np.uint8]:
+    """255 on the playing surface (with its margin), 0 elsewhere and on the markers."""
+    keep = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(keep, np.round(board.surface).astype(np.int32), 255)
+    for corners in board.markers.values():
+        mid = corners.mean(axis=0)
+        cv2.fillConvexPoly(keep, np.round(mid + MARKER_PAINT * (corners - mid)).astype(np.int32),
+                           0)
+    return keep
+
+
+def _by_recognizer(image: NDArray[np.uint8], board: BoardInPhoto) -> DiceReading | None:
+    """The dice as the board's recogniser reads them on the photograph's own calibration, or
+    None when it cannot (no calibration, a hand over the board)."""
+    rgb = image if image.ndim == 3 else np.dstack([image] * 3)
+    try:
+        observation = Recognizer(photo_calibration(rgb, board)).recognize(rgb)
+    except (CalibrationError, RecognitionError):
+        return None
+    if observation.occluded:
+        return None
+    dice = tuple(sorted((Die(value=d.value, center=d.center, size=d.size,
+                             confidence=d.confidence, reason=d.reason, tilt=d.tilt)
+                         for d in observation.dice if d.reason != "off_board"),
+                        key=lambda d: d.center[0]))
+    h, w = image.shape[:2]
+    return DiceReading(image_size=(w, h), dice=dice,
+                       debug={"surface": [(float(x), float(y)) for x, y in board.surface],
+                              "reader": "recognizer"})
+
+
+def read_photo(cfg: DiceConfig, image: NDArray[np.uint8], *, whole: bool = False,
+               finder: MarkerFinder | None = None, recognizer: bool = True) -> DiceReading:
+    """Read the dice on a photograph: where the board's markers are seen, by the board's
+    recogniser on the photograph's own calibration, or on the playing surface alone; else (or
+    with ``whole``) on the whole picture as :func:`read_dice` does.
+
+    Args:
+        cfg: the dice reader's settings (``DiceConfig()`` for the defaults), for every reading
+            but the recogniser's.
         image: HxWx3 uint8 RGB or HxW uint8 grey.
         whole: read the whole picture even where the board is found.
         finder: a marker finder to reuse (a new one when None).
+        recognizer: let the board's recogniser read a photograph of the board (False: the
+            dice reader on the playing surface alone).
 
     Returns:
         The reading, in the input image's pixels; ``debug["surface"]`` holds the surface's four
-        corners when the board was found.
+        corners when the board was found, ``debug["reader"]`` is ``"recognizer"`` when the
+        recogniser read it.
 
     Raises:
         ValueError: as :func:`read_dice`, for an image that is not one.
@@ -125,15 +196,13 @@ def read_photo(cfg: DiceConfig, image: NDArray[np.uint8], *, whole: bool = False
         board = find_board(image, finder=finder)
     if board is None:
         return read_dice(cfg, image)
+    if recognizer:
+        reading = _by_recognizer(image, board)
+        if reading is not None:
+            return reading
     h, w = image.shape[:2]
-    keep = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(keep, np.round(board.surface).astype(np.int32), 255)
-    for corners in board.markers.values():
-        mid = corners.mean(axis=0)
-        cv2.fillConvexPoly(keep, np.round(mid + MARKER_PAINT * (corners - mid)).astype(np.int32),
-                           0)
     painted = image.copy()
-    painted[keep == 0] = PAINT
+    painted[_surface_mask(image.shape, board) == 0] = PAINT
     zoom = max(1.0, DIE_PX / board.die_px) if board.die_px > 0 else 1.0
     if zoom > 1.0:
         # NOTE: the whole picture is enlarged, not a crop of it: the reader's perspective

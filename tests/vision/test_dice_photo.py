@@ -1,8 +1,10 @@
-"""`tablier dice` on a photograph of the board: the playing surface alone where the corner
-markers are seen (``tablier.vision.photo``), and the board sets read so by ``dice_eval``."""
+"""`tablier dice` on a photograph of the board (``tablier.vision.photo``): where the corner
+markers are seen, the board's recogniser on the photograph's own calibration, else the dice
+reader on the playing surface alone; and the board sets read so by ``dice_eval``."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -10,17 +12,27 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from tablier.calibration.calibration import Calibration
+from tablier.calibration.calibration import Calibration, CalibrationError
+from tablier.calibration.flow import calibrate_frame
 from tablier.vision import photo
 from tablier.vision.dice import DiceConfig, draw_reading, load_image, read_dice
-from tablier.vision.dice_eval import evaluate_dice, load_board_set, load_set, main, summarise
-from tablier.vision.photo import find_board, read_photo
+from tablier.vision.dice_eval import (
+    evaluate_dice,
+    load_board_set,
+    load_set,
+    main,
+    score_image,
+    summarise,
+)
+from tablier.vision.photo import find_board, photo_calibration, read_photo
+from tablier.vision.recognizer import DieSighting
 
 from tablier.cli import main as tablier_main
 
 ROOT = Path(__file__).resolve().parents[2] / "fixtures"
 MEASURE = ROOT / "vision" / "measure"
 FRAME = MEASURE / "s00" / "frame_002.jpg"  # two fives, nothing over the board
+GAME = MEASURE / "s01" / "frame_002.jpg"  # two threes; its talons are not a start's
 REAL = ROOT / "dice" / "real" / "two_7.jpg"
 
 
@@ -73,7 +85,8 @@ def test_the_rails_holes_are_no_dice() -> None:
     whole = read_photo(DiceConfig(), image, whole=True)
     off = [d for d in whole.dice if not _on_surface(FRAME, *d.center)]
     assert len(off) >= 4  # holes read as ones and twos
-    reading = read_photo(DiceConfig(), image)
+    reading = read_photo(DiceConfig(), image, recognizer=False)
+    assert "reader" not in reading.debug
     assert sorted((d.value, round(d.center[0] / 10)) for d in reading.dice) == sorted(
         (t["value"], round(t["center"][0] / 10)) for t in truth["dice"])
     for die in reading.dice:
@@ -81,18 +94,24 @@ def test_the_rails_holes_are_no_dice() -> None:
     assert len(reading.debug["surface"]) == 4  # type: ignore[arg-type]
 
 
+def _surface_correct(samples: list) -> int:  # type: ignore[type-arg]
+    return sum(score_image(s.truth, read_photo(DiceConfig(), load_image(s.path),
+                                               recognizer=False).dice)[1] for s in samples)
+
+
 def test_small_dice_are_read_enlarged(monkeypatch: pytest.MonkeyPatch) -> None:
-    samples = load_board_set(MEASURE)
-    enlarged = summarise(evaluate_dice(samples[:12]))["correct"]
+    samples = load_board_set(MEASURE)[:12]
+    enlarged = _surface_correct(samples)
     monkeypatch.setattr(photo, "DIE_PX", 0.0)
-    assert summarise(evaluate_dice(samples[:12]))["correct"] < enlarged - 3
+    assert _surface_correct(samples) < enlarged - 3
 
 
 def test_a_grey_photograph_of_the_board() -> None:
     grey = cv2.cvtColor(load_image(FRAME), cv2.COLOR_RGB2GRAY)
-    reading = read_photo(DiceConfig(), grey)
-    assert "surface" in reading.debug
-    assert sorted(d.value for d in reading.dice) == [5, 5]
+    for recognizer in (True, False):
+        reading = read_photo(DiceConfig(), grey, recognizer=recognizer)
+        assert "surface" in reading.debug
+        assert sorted(d.value for d in reading.dice) == [5, 5]
 
 
 def test_the_debug_picture_shows_the_surface() -> None:
@@ -123,8 +142,77 @@ def test_board_sets_are_measured_as_tablier_dice_reads_them() -> None:
     assert len(samples) == len(list(MEASURE.glob("s*/frame_*.jpg"))) - len(occluded)
     s = summarise(evaluate_dice(samples))
     # The committed board measuring set (1024x768, dice of 16-20 px): no die reported off the
-    # dice, and at least the fifty-second round's 67 of 88.
-    assert s["true_dice"] == 88 and s["extra"] == 0 and s["correct"] >= 67
+    # dice, and at least the fifty-second round's 85 of 88 (67 by the dice reader alone).
+    assert s["true_dice"] == 88 and s["extra"] == 0 and s["correct"] >= 85
+
+
+def test_the_recognizer_reads_a_photograph_of_a_game_in_progress() -> None:
+    image = load_image(GAME)
+    with pytest.raises(CalibrationError, match="start of a match"):
+        calibrate_frame(image)  # its talons are not a start's
+    board = find_board(image)
+    assert board is not None
+    calibration = photo_calibration(image, board)
+    # White's brightness stands at the surface's 98th percentile of grey, worked out here on
+    # the frame's true surface.
+    quad = np.asarray(json.loads(GAME.with_suffix(".json").read_text())["quad"], np.float32)
+    corners = calibration.geometry.corners.astype(np.float32)
+    h = cv2.getPerspectiveTransform(corners, quad)
+    surface = cv2.perspectiveTransform(np.array([[[45, 45]], [[555, 45]], [[555, 515]],
+                                                 [[45, 515]]], np.float32), h)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(surface.reshape(-1, 2)).astype(np.int32), 255)
+    grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
+    assert calibration.profile.white[0] == pytest.approx(np.percentile(grey[mask > 0], 98), abs=4)
+    reading = read_photo(DiceConfig(), image)
+    assert reading.debug["reader"] == "recognizer"
+    assert [d.value for d in reading.dice] == [3, 3]
+    truth = json.loads(GAME.with_suffix(".json").read_text())["dice"]
+    for die, true in zip(reading.dice, sorted(truth, key=lambda t: t["center"][0])):
+        assert np.hypot(*(np.array(die.center) - true["center"])) < 4
+        assert 14 < die.size < 26
+
+
+def test_a_hand_judged_over_the_board_falls_back_to_the_dice_reader(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    real = photo.Recognizer
+
+    class Hand(real):  # type: ignore[misc,valid-type]
+        def recognize(self, frame: np.ndarray, **kw: object) -> object:
+            seen = super().recognize(frame, **kw)
+            hand = dataclasses.replace(seen.occlusion, occluded=True)
+            return dataclasses.replace(seen, occlusion=hand, dice=())
+
+    monkeypatch.setattr(photo, "Recognizer", Hand)
+    reading = read_photo(DiceConfig(), load_image(FRAME))
+    assert "reader" not in reading.debug and "surface" in reading.debug
+    assert sorted(d.value for d in reading.dice) == [5, 5]
+
+
+def test_no_calibration_falls_back_to_the_dice_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kw: object) -> None:
+        raise CalibrationError("board not found")
+
+    monkeypatch.setattr(photo, "calibrate_frame", refuse)
+    reading = read_photo(DiceConfig(), load_image(FRAME))
+    assert "reader" not in reading.debug
+    assert sorted(d.value for d in reading.dice) == [5, 5]
+
+
+def test_a_die_off_the_board_is_not_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = photo.Recognizer
+
+    class OneOff(real):  # type: ignore[misc,valid-type]
+        def recognize(self, frame: np.ndarray, **kw: object) -> object:
+            seen = super().recognize(frame, **kw)
+            off = DieSighting(value=None, center=(20.0, 20.0), center_mm=(-10.0, -10.0),
+                              size=20.0, confidence=0.9, reason="off_board")
+            return dataclasses.replace(seen, dice=(*seen.dice, off))
+
+    monkeypatch.setattr(photo, "Recognizer", OneOff)
+    reading = read_photo(DiceConfig(), load_image(FRAME))
+    assert reading.debug["reader"] == "recognizer"
+    assert sorted(d.value for d in reading.dice) == [5, 5]
 
 
 def test_a_malformed_board_truth_is_one_line(tmp_path: Path,
