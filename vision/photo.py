@@ -1,12 +1,11 @@
-"""Read the dice on a photograph of the board itself: the playing surface only, where tablier's
-corner markers are in view.
+"""Read the dice on a photograph of the board itself, where tablier's corner markers are in view.
 
 The dice reader (:mod:`tablier.vision.dice`) is made for any photograph: a dark round spot on a
 bright body is a pip to it. A photograph of a whole trictrac board is full of such spots that are
 no dice: the rails' holes (read as ones, two neighbours as a two) and the corners of the markers.
-On 274 frames of the fifty-second round's tuning boards at 1640x1232 the whole picture gave 2,800
-or so of these; on the same boards at 1024x768 the dice, 16-20 pixels across, were also too small
-for the reader (see docs/vision.md, fifty-second round).
+On the fifty-second round's tuning set 5164 (370 frames at 1640x1232) the whole picture gave
+3,830 such reports and 283 of 740 dice right; at 1024x768 the dice, 16-20 pixels across, are
+also too small for it (docs/vision.md, fifty-second round).
 
 So where three or more of the corner markers are seen, the photograph is read as the board's own
 reader (:class:`~tablier.vision.recognizer.Recognizer`) reads a camera frame, on a calibration
