@@ -24,6 +24,7 @@ dice rules) and is not reported.
 from __future__ import annotations
 
 import dataclasses
+import logging
 from dataclasses import dataclass
 
 import cv2
@@ -36,6 +37,8 @@ from tablier.calibration.markers import MarkerFinder
 from tablier.vision.dice import DiceConfig, DiceReading, Die, read_dice
 from tablier.vision.errors import RecognitionError
 from tablier.vision.recognizer import Recognizer
+
+log = logging.getLogger(__name__)
 
 MIN_MARKERS = 3
 """Least corner markers seen to place the board (the calibration's own ``min_markers``)."""
@@ -152,10 +155,16 @@ def _by_recognizer(image: NDArray[np.uint8], board: BoardInPhoto) -> DiceReading
     rgb = image if image.ndim == 3 else np.dstack([image] * 3)
     try:
         observation = Recognizer(photo_calibration(rgb, board)).recognize(rgb)
-    except (CalibrationError, RecognitionError):
+    except (CalibrationError, RecognitionError) as exc:
+        log.info("the board's reader cannot read this photograph (%s): the dice reader reads "
+                 "its playing surface", exc)
         return None
     if observation.occluded:
+        log.info("the board's reader sees a hand over the board: the dice reader reads the "
+                 "playing surface")
         return None
+    log.info("board placed by %d markers: its dice read by the board's reader",
+             len(board.markers))
     dice = tuple(sorted((Die(value=d.value, center=d.center, size=d.size,
                              confidence=d.confidence, reason=d.reason, tilt=d.tilt)
                          for d in observation.dice if d.reason != "off_board"),
@@ -194,6 +203,8 @@ def read_photo(cfg: DiceConfig, image: NDArray[np.uint8], *, whole: bool = False
             and image.ndim in (2, 3) and min(image.shape[:2]) >= 16:
         board = find_board(image, finder=finder)
     if board is None:
+        if not whole:
+            log.info("no board markers seen: the whole picture is read")
         return read_dice(cfg, image)
     if recognizer:
         reading = _by_recognizer(image, board)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import shutil
 from pathlib import Path
 
@@ -226,3 +227,21 @@ def test_a_malformed_board_truth_is_one_line(tmp_path: Path,
     assert main([str(tmp_path / "set")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "frame_002.json" in err and "malformed" in err
+
+
+def test_which_reading_is_logged(caplog: pytest.LogCaptureFixture,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    caplog.set_level(logging.INFO, logger="tablier.vision.photo")
+    read_photo(DiceConfig(), load_image(REAL))
+    read_photo(DiceConfig(), load_image(FRAME))
+
+    def refuse(*args: object, **kw: object) -> None:
+        raise CalibrationError("board not found")
+
+    monkeypatch.setattr(photo, "calibrate_frame", refuse)
+    read_photo(DiceConfig(), load_image(FRAME))
+    assert [r.getMessage() for r in caplog.records] == [
+        "no board markers seen: the whole picture is read",
+        "board placed by 4 markers: its dice read by the board's reader",
+        ("the board's reader cannot read this photograph (board not found): the dice reader "
+         "reads its playing surface")]
