@@ -16,7 +16,7 @@ import pytest
 from tablier.calibration.calibration import Calibration, CalibrationError
 from tablier.calibration.flow import calibrate_frame
 from tablier.vision import photo
-from tablier.vision.dice import DiceConfig, draw_reading, load_image, read_dice
+from tablier.vision.dice import REASONS, DiceConfig, draw_reading, load_image, read_dice
 from tablier.vision.dice_eval import (
     evaluate_dice,
     load_board_set,
@@ -245,3 +245,22 @@ def test_which_reading_is_logged(caplog: pytest.LogCaptureFixture,
         "board placed by 4 markers: its dice read by the board's reader",
         ("the board's reader cannot read this photograph (board not found): the dice reader "
          "reads its playing surface")]
+
+
+def test_the_recognizers_dice_keep_the_contract() -> None:
+    seen = set()
+    for path in sorted(MEASURE.glob("s0*/frame_00*.jpg")):
+        reading = read_photo(DiceConfig(), load_image(path))
+        seen.add(reading.debug.get("reader", "surface"))
+        data = reading.to_json()
+        assert data["image"] == [1024, 768]
+        for die in data["dice"]:  # type: ignore[union-attr]
+            keys = ["value", "center", "size", "confidence"]
+            if die["value"] is None:
+                assert die["reason"] in REASONS
+                keys.append("reason")
+            else:
+                assert die["value"] in range(1, 7)
+            assert list(die) == keys and 0.0 <= die["confidence"] <= 1.0
+            assert all(0 <= v < 1024 for v in die["center"]) and die["size"] > 0
+    assert "recognizer" in seen
