@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -100,8 +101,44 @@ def find_board(image: NDArray[np.uint8], *, geometry: BoardGeometry | None = Non
     src = np.concatenate([g.marker_corners(MARKER_IDS.index(i)) for i in found])
     dst = np.concatenate(list(found.values()))
     h, _ = cv2.findHomography(src, dst, 0)
-    if h is None:
-        return None
+    return None if h is None else _placed(np.asarray(h, np.float64), g, found)
+
+
+def board_from_corners(corners: Sequence[Sequence[float]], *,
+                       geometry: BoardGeometry | None = None) -> BoardInPhoto:
+    """Place a board without markers by its four outer corners.
+
+    Args:
+        corners: top-left, top-right, bottom-right, bottom-left (White's talon at the
+            bottom-left) in image pixels.
+        geometry: the board's dimensions (the default board when None).
+
+    Returns:
+        The board's surface in the image.
+
+    Raises:
+        ValueError: if the corners are not four points making a convex quadrilateral.
+    """
+    g = geometry or BoardGeometry()
+    quad = np.asarray(corners, np.float64)
+    if quad.shape != (4, 2) or not np.all(np.isfinite(quad)):
+        raise ValueError(f"the board's corners must be four X,Y points, got {quad.tolist()}")
+    edges = np.roll(quad, -1, axis=0) - quad
+    nxt = np.roll(edges, -1, axis=0)
+    turns = edges[:, 0] * nxt[:, 1] - edges[:, 1] * nxt[:, 0]
+    if not (all(t > 0 for t in turns) or all(t < 0 for t in turns)):
+        raise ValueError("the board's corners do not make a convex quadrilateral "
+                         "(give them as top-left, top-right, bottom-right, bottom-left)")
+    h = cv2.getPerspectiveTransform(g.corners.astype(np.float32), quad.astype(np.float32))
+    board = _placed(np.asarray(h, np.float64), g, {})
+    if board is None:
+        raise ValueError("the board's corners place no board")
+    return board
+
+
+def _placed(h: NDArray[np.float64], g: BoardGeometry,
+            markers: dict[int, NDArray[np.float64]]) -> BoardInPhoto | None:
+    """The board placed by a homography from board millimetres to image pixels."""
     x0, y0, x1, y1 = g.surface
     m = SURFACE_MARGIN
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
@@ -113,24 +150,26 @@ def find_board(image: NDArray[np.uint8], *, geometry: BoardGeometry | None = Non
         return None
     ex, ey = pts[5] - pts[4], pts[6] - pts[4]
     px_per_mm = float(np.sqrt(abs(ex[0] * ey[1] - ex[1] * ey[0])))
-    return BoardInPhoto(surface=pts[:4], markers=found, die_px=g.die_size * px_per_mm)
+    return BoardInPhoto(surface=pts[:4], markers=markers, die_px=g.die_size * px_per_mm)
 
 
-def photo_calibration(image: NDArray[np.uint8], board: BoardInPhoto) -> Calibration:
+def photo_calibration(image: NDArray[np.uint8], board: BoardInPhoto, *,
+                      corners: Sequence[Sequence[float]] | None = None) -> Calibration:
     """A calibration made from a photograph of the board itself, for its dice alone.
 
     Args:
         image: HxWx3 uint8 RGB.
-        board: where :func:`find_board` found the board on it.
+        board: where :func:`find_board` (or :func:`board_from_corners`) placed the board.
+        corners: the board's outer corners for a board without markers (None: its markers).
 
     Returns:
         The calibration: the board placed by its markers, the light and colours taken from
         this photograph, a white dame's brightness from the surface (:data:`WHITE_PERCENTILE`).
 
     Raises:
-        CalibrationError: if the board's markers do not place it.
+        CalibrationError: if the board's markers (or corners) do not place it.
     """
-    calibration = calibrate_frame(image, start=False)
+    calibration = calibrate_frame(image, corners=corners, start=False)
     surface = _surface_mask(image.shape[:2], board)
     grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_RGB2GRAY), np.uint8)
     level = float(np.percentile(grey[surface > 0], WHITE_PERCENTILE))
@@ -149,12 +188,14 @@ def _surface_mask(shape: tuple[int, ...], board: BoardInPhoto) -> NDArray[np.uin
     return keep
 
 
-def _by_recognizer(image: NDArray[np.uint8], board: BoardInPhoto) -> DiceReading | None:
+def _by_recognizer(image: NDArray[np.uint8], board: BoardInPhoto,
+                   corners: Sequence[Sequence[float]] | None) -> DiceReading | None:
     """The dice as the board's recogniser reads them on the photograph's own calibration, or
     None when it cannot (no calibration, a hand over the board)."""
     rgb = image if image.ndim == 3 else np.dstack([image] * 3)
     try:
-        observation = Recognizer(photo_calibration(rgb, board)).recognize(rgb)
+        calibration = photo_calibration(rgb, board, corners=corners)
+        observation = Recognizer(calibration).recognize(rgb)
     except (CalibrationError, RecognitionError) as exc:
         log.info("the board's reader cannot read this photograph (%s): the dice reader reads "
                  "its playing surface", exc)
@@ -163,8 +204,8 @@ def _by_recognizer(image: NDArray[np.uint8], board: BoardInPhoto) -> DiceReading
         log.info("the board's reader sees a hand over the board: the dice reader reads the "
                  "playing surface")
         return None
-    log.info("board placed by %d markers: its dice read by the board's reader",
-             len(board.markers))
+    log.info("board placed by %s: its dice read by the board's reader",
+             "the corners given" if corners is not None else f"{len(board.markers)} markers")
     dice = tuple(sorted((Die(value=d.value, center=d.center, size=d.size,
                              confidence=d.confidence, reason=d.reason, tilt=d.tilt)
                          for d in observation.dice if d.reason != "off_board"),
@@ -176,7 +217,8 @@ def _by_recognizer(image: NDArray[np.uint8], board: BoardInPhoto) -> DiceReading
 
 
 def read_photo(cfg: DiceConfig, image: NDArray[np.uint8], *, whole: bool = False,
-               finder: MarkerFinder | None = None, recognizer: bool = True) -> DiceReading:
+               finder: MarkerFinder | None = None, recognizer: bool = True,
+               corners: Sequence[Sequence[float]] | None = None) -> DiceReading:
     """Read the dice on a photograph: where the board's markers are seen, by the board's
     recogniser on the photograph's own calibration, or on the playing surface alone; else (or
     with ``whole``) on the whole picture as :func:`read_dice` does.
@@ -189,6 +231,9 @@ def read_photo(cfg: DiceConfig, image: NDArray[np.uint8], *, whole: bool = False
         finder: a marker finder to reuse (a new one when None).
         recognizer: let the board's recogniser read a photograph of the board (False: the
             dice reader on the playing surface alone).
+        corners: the board's outer corners (top-left, top-right, bottom-right, bottom-left;
+            White's talon at the bottom-left) for a board without markers; None to look for
+            the markers.
 
     Returns:
         The reading, in the input image's pixels; ``debug["surface"]`` holds the surface's four
@@ -196,18 +241,25 @@ def read_photo(cfg: DiceConfig, image: NDArray[np.uint8], *, whole: bool = False
         recogniser read it.
 
     Raises:
-        ValueError: as :func:`read_dice`, for an image that is not one.
+        ValueError: as :func:`read_dice`, for an image that is not one; for corners that do
+            not make a board (:func:`board_from_corners`) or given with ``whole``.
     """
+    if corners is not None and whole:
+        raise ValueError("the board's corners and a reading of the whole picture exclude "
+                         "each other")
     board = None
-    if not whole and isinstance(image, np.ndarray) and image.dtype == np.uint8 \
-            and image.ndim in (2, 3) and min(image.shape[:2]) >= 16:
+    is_image = (isinstance(image, np.ndarray) and image.dtype == np.uint8
+                and image.ndim in (2, 3) and min(image.shape[:2]) >= 16)
+    if corners is not None and is_image:
+        board = board_from_corners(corners)
+    elif not whole and is_image:
         board = find_board(image, finder=finder)
     if board is None:
         if not whole:
             log.info("no board markers seen: the whole picture is read")
         return read_dice(cfg, image)
     if recognizer:
-        reading = _by_recognizer(image, board)
+        reading = _by_recognizer(image, board, corners)
         if reading is not None:
             return reading
     h, w = image.shape[:2]

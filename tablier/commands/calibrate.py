@@ -57,7 +57,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     o.add_argument("--out", type=Path, default=Path("overlay.jpg"))
 
 
-def _corners(values: list[str]) -> list[tuple[float, float]]:
+def parse_corners(values: list[str]) -> list[tuple[float, float]]:
+    """The ``--corners`` option's four X,Y pairs.
+
+    Args:
+        values: the option's words.
+
+    Returns:
+        The corners in pixels.
+
+    Raises:
+        UsageError: for a word that is not two numbers joined by a comma.
+    """
     from tablier.cli import UsageError
     out: list[tuple[float, float]] = []
     for v in values:
@@ -118,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError("give ChArUco photographs, or --sheet to write the sheet")
         elif args.step == "board":
             board_lens = load_lens(args.lens) if args.lens else None
-            corners = _corners(args.corners) if args.corners else None
+            corners = parse_corners(args.corners) if args.corners else None
             frame = read_image(args.image)
             if not 0 <= args.surface_depth <= 80:
                 raise UsageError(f"--surface-depth {args.surface_depth} mm is out of range 0..80")

@@ -264,3 +264,58 @@ def test_the_recognizers_dice_keep_the_contract() -> None:
             assert list(die) == keys and 0.0 <= die["confidence"] <= 1.0
             assert all(0 <= v < 1024 for v in die["center"]) and die["size"] > 0
     assert "recognizer" in seen
+
+
+def _markers_hidden(tmp_path: Path) -> tuple[Path, list[str]]:
+    """FRAME with its four markers painted over, and its true outer corners as X,Y words."""
+    image = load_image(FRAME)
+    board = find_board(image)
+    assert board is not None
+    for c in board.markers.values():
+        mid = c.mean(axis=0)
+        cv2.fillConvexPoly(image, np.round(mid + 1.6 * (c - mid)).astype(np.int32), (120, 90, 60))
+    path = tmp_path / "no_markers.png"
+    cv2.imwrite(str(path), image[:, :, ::-1])
+    quad = json.loads(FRAME.with_suffix(".json").read_text())["quad"]
+    return path, [f"{x},{y}" for x, y in quad]
+
+
+def test_a_board_without_markers_is_placed_by_its_corners(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    path, corners = _markers_hidden(tmp_path)
+    image = load_image(path)
+    assert find_board(image) is None
+    whole = read_photo(DiceConfig(), image)
+    assert len(whole.dice) >= 6  # the holes
+    assert tablier_main(["dice", str(path), "--corners", *corners]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    assert [d["value"] for d in dice] == [5, 5]
+    quad = [tuple(map(float, c.split(","))) for c in corners]
+    reading = read_photo(DiceConfig(), image, corners=quad)
+    assert reading.debug["reader"] == "recognizer"
+    placed = photo.board_from_corners(quad)
+    by_markers = find_board(load_image(FRAME))
+    assert by_markers is not None
+    assert np.abs(placed.surface - by_markers.surface).max() < 6
+    assert placed.die_px == pytest.approx(by_markers.die_px, rel=0.05)
+
+
+@pytest.mark.parametrize(("words", "message"), [
+    (["1,2", "3,4", "5,6", "x,8"], "--corners takes X,Y pairs, not 'x,8'"),
+    (["0,0", "600,400", "600,0", "0,400"], "do not make a convex quadrilateral"),
+    (["0,0", "10,0", "20,0", "30,0"], "do not make a convex quadrilateral"),
+])
+def test_bad_corners_are_one_line(words: list[str], message: str,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert tablier_main(["dice", str(FRAME), "--corners", *words]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err
+
+
+def test_corners_and_whole_exclude_each_other(capsys: pytest.CaptureFixture[str]) -> None:
+    words = ["0,0", "600,0", "600,400", "0,400"]
+    assert tablier_main(["dice", str(FRAME), "--corners", *words, "--whole"]) == 2
+    assert "give one" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="exclude"):
+        read_photo(DiceConfig(), load_image(FRAME), whole=True, corners=[(0, 0)] * 4)
