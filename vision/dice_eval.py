@@ -103,7 +103,8 @@ class DiceRow:
     extra: int
     """Reports matching no true die."""
     ms: float
-    """Time of :func:`read_dice` on this image, milliseconds."""
+    """Time of the reading (:func:`~tablier.vision.photo.read_photo`, as ``tablier dice``) on
+    this image, milliseconds."""
     errors: str
     """The errors, e.g. ``"wrong 6->3 @(120,88); extra 1 @(40,9)"``."""
 
@@ -206,7 +207,10 @@ def load_board_set(root: Path) -> list[Sample]:
         geometry = Calibration.load(session / "calibration.json").geometry
         half = geometry.die_size / 2
         for image, truth_path in frames(session):
-            frame = json.loads(truth_path.read_text())
+            try:
+                frame = json.loads(truth_path.read_text())
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"truth {str(truth_path)!r} is not valid JSON ({exc})") from None
             if frame.get("occluded"):
                 continue
             try:

@@ -1,4 +1,5 @@
-"""Read the dice on a photograph of the board itself, where tablier's corner markers are in view.
+"""Read the dice on a photograph of the board itself, placed by tablier's corner markers (or by
+its four outer corners, given).
 
 The dice reader (:mod:`tablier.vision.dice`) is made for any photograph: a dark round spot on a
 bright body is a pip to it. A photograph of a whole trictrac board is full of such spots that are
@@ -7,7 +8,8 @@ On the fifty-second round's tuning set 5164 (370 frames at 1640x1232) the whole 
 3,830 such reports and 283 of 740 dice right; at 1024x768 the dice, 16-20 pixels across, are
 also too small for it (docs/vision.md, fifty-second round).
 
-So where three or more of the corner markers are seen, the photograph is read as the board's own
+So where three or more of the corner markers are seen (or the corners are given: a board
+without markers, :func:`board_from_corners`), the photograph is read as the board's own
 reader (:class:`~tablier.vision.recognizer.Recognizer`) reads a camera frame, on a calibration
 made from the photograph itself (:func:`photo_calibration`): the board placed by its markers
 (the default :class:`~tablier.calibration.geometry.BoardGeometry`, no lens calibration), the

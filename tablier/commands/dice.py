@@ -42,8 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the board's outer corners TL TR BR BL (White's talon at the "
                              "bottom-left), for a photograph of a board without markers")
     parser.add_argument("--whole", action="store_true",
-                        help="read the whole picture even where the board's corner markers are "
-                             "seen (by default only the playing surface is read then)")
+                        help="read the whole picture as any photograph's, even where the "
+                             "board's corner markers are seen")
 
 
 def run(args: argparse.Namespace) -> int:

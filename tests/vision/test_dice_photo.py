@@ -216,17 +216,23 @@ def test_a_die_off_the_board_is_not_reported(monkeypatch: pytest.MonkeyPatch) ->
     assert sorted(d.value for d in reading.dice) == [5, 5]
 
 
-def test_a_malformed_board_truth_is_one_line(tmp_path: Path,
+@pytest.mark.parametrize("broken", ["no quad", "cut short"])
+def test_a_malformed_board_truth_is_one_line(broken: str, tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     session = tmp_path / "set" / "s00"
     shutil.copytree(MEASURE / "s00", session)
     truth = session / "frame_002.json"
-    data = json.loads(truth.read_text())
-    del data["quad"]
-    truth.write_text(json.dumps(data))
+    text = truth.read_text()
+    if broken == "no quad":
+        data = json.loads(text)
+        del data["quad"]
+        truth.write_text(json.dumps(data))
+    else:
+        truth.write_text(text[: len(text) // 2])
     assert main([str(tmp_path / "set")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "frame_002.json" in err and "malformed" in err
+    assert err.count("\n") == 1 and "frame_002.json" in err
+    assert ("malformed" if broken == "no quad" else "not valid JSON") in err
 
 
 def test_which_reading_is_logged(caplog: pytest.LogCaptureFixture,
