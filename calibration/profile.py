@@ -98,7 +98,8 @@ def build_profile(layout: SampleLayout, rectified: Image, *, start: bool = True)
         rectified: the reference frame rectified to ``layout.shape``, uint8 RGB.
         start: the frame shows the start of a match (checked); False takes any frame as it
             is, its dames' colours then meaningless (``tablier dice`` on a photograph of a
-            game in progress reads only the dice with it).
+            game in progress reads only the dice with it) and its surface probes as seen (a
+            start's talons and resting jetons are not taken away).
 
     Returns:
         The profile.
@@ -146,7 +147,8 @@ def build_profile(layout: SampleLayout, rectified: Image, *, start: bool = True)
         white_ring=_rgb(white_ring), black_ring=_rgb(black_ring), jeton=_rgb(jeton), jeton_empty=_rgbs(jet_empty),
         hole=_rgb(np.median(holes[free], axis=0)), peg=_rgb(np.median(holes[at_start], axis=0)),
         pavillon=_rgb(flags[pav[0]]), flag_empty=_rgbs(flag_empty),
-        surface=_rgbs(_empty_surface(layout, flat)))
+        surface=_rgbs(_empty_surface(layout, flat) if start
+                      else layout.surface.means(flat).astype(np.float64)))
 
 
 def _empty_surface(layout: SampleLayout, flat: Image) -> npt.NDArray[np.float64]:

@@ -15,7 +15,9 @@ import numpy as np
 import pytest
 from tablier.calibration.calibration import Calibration, CalibrationError
 from tablier.calibration.flow import calibrate_frame
+from tablier.calibration.profile import _empty_surface, build_profile
 from tablier.vision import photo
+from tablier.vision.board import VisionConfig, locate_board, rectify
 from tablier.vision.dice import REASONS, DiceConfig, draw_reading, load_image, read_dice
 from tablier.vision.dice_eval import (
     evaluate_dice,
@@ -325,3 +327,26 @@ def test_corners_and_whole_exclude_each_other(capsys: pytest.CaptureFixture[str]
     assert "give one" in capsys.readouterr().err
     with pytest.raises(ValueError, match="exclude"):
         read_photo(DiceConfig(), load_image(FRAME), whole=True, corners=[(0, 0)] * 4)
+
+
+def test_a_photographs_own_surface_is_its_empty_surface() -> None:
+    # Dames on a talon's column: a start's profile takes that column's surface from two fields
+    # on, and the recogniser then judged a hand over this tuning frame and read no die.
+    path = ROOT / "vision" / "tune" / "s00" / "frame_001.jpg"
+    image = load_image(path)
+    cfg = VisionConfig.from_calibration(calibrate_frame(image, start=False))
+    rect = rectify(cfg, image, locate_board(cfg, image))
+    probes = cfg.layout.surface.means(rect.reshape(-1, 3))
+    surface = np.asarray(build_profile(cfg.layout, rect, start=False).surface)
+    assert np.abs(surface - probes).max() < 0.5
+    # A start's profile takes the talons' two columns from two fields on: 30 levels off here.
+    rows, cols = cfg.layout.surface_grid
+    start = np.asarray(_empty_surface(cfg.layout, rect.reshape(-1, 3))).reshape(rows, cols, 3)
+    seen = probes.reshape(rows, cols, 3)
+    assert np.abs(start[:, 2:] - seen[:, 2:]).max() < 0.5
+    assert np.abs(start[:, :2] - seen[:, :2]).max() > 30
+    reading = read_photo(DiceConfig(), image)
+    assert reading.debug["reader"] == "recognizer"
+    truth = json.loads(path.with_suffix(".json").read_text())["dice"]
+    assert [d.value for d in reading.dice] == [t["value"] for t in
+                                               sorted(truth, key=lambda t: t["center"][0])]
