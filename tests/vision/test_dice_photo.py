@@ -145,8 +145,8 @@ def test_board_sets_are_measured_as_tablier_dice_reads_them() -> None:
     assert len(samples) == len(list(MEASURE.glob("s*/frame_*.jpg"))) - len(occluded)
     s = summarise(evaluate_dice(samples))
     # The committed board measuring set (1024x768, dice of 16-20 px): no die reported off the
-    # dice, and at least the fifty-second round's 85 of 88 (67 by the dice reader alone).
-    assert s["true_dice"] == 88 and s["extra"] == 0 and s["correct"] >= 85
+    # dice, and at least the fifty-second round's 87 of 88 (67 by the dice reader alone).
+    assert s["true_dice"] == 88 and s["extra"] == 0 and s["correct"] >= 87
 
 
 def test_the_recognizer_reads_a_photograph_of_a_game_in_progress() -> None:
