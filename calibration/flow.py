@@ -7,7 +7,9 @@ the colour profile and returns a :class:`~tablier.calibration.calibration.Calibr
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -15,8 +17,11 @@ import numpy.typing as npt
 from tablier.calibration.calibration import Calibration, CalibrationError, Lens, Thresholds
 from tablier.calibration.geometry import JETON_SPOTS, BoardGeometry
 from tablier.calibration.layout import SampleLayout
-from tablier.calibration.profile import build_profile
+from tablier.calibration.profile import _rgb, build_profile
 from tablier.engine import Color
+
+if TYPE_CHECKING:
+    from tablier.vision.board import VisionConfig
 
 Image = npt.NDArray[np.uint8]
 
@@ -35,8 +40,9 @@ def calibrate_frame(frame: Image, *, corners: Sequence[Sequence[float]] | None =
         geometry: the board's dimensions.
         scale: rectified pixels per millimetre.
         thresholds: decision thresholds (the tuned defaults when None).
-        start: check that the frame shows a match's start; False takes any frame, the
-            profile's dames then meaningless (see :func:`build_profile`).
+        start: check that the frame shows a match's start; False takes a frame of any
+            position, its light's slope across the board taken out first (a profile is of
+            the board evenly lit; see :func:`build_profile`).
 
     Returns:
         The calibration.
@@ -76,10 +82,39 @@ def calibrate_frame(frame: Image, *, corners: Sequence[Sequence[float]] | None =
         raise CalibrationError(f"board not found on the reference frame: {exc.reason}; "
                                "check that all four markers are in view, or give the corners "
                                "by hand (--corners)") from None
-    profile = build_profile(cfg.layout, rectify(cfg, frame, quad), start=start)
+    rectified = rectify(cfg, frame, quad)
+    if not start:
+        rectified = _evenly_lit(cfg, rectified)
+    profile = build_profile(cfg.layout, rectified, start=start)
     return Calibration(image_size=(w, h), quad=quad.quad, profile=profile, geometry=g,
                        scale=scale, lens=lens, markers=corners is None,
                        thresholds=draft.thresholds)
+
+
+def _evenly_lit(cfg: VisionConfig, rectified: Image) -> Image:
+    """The rectified frame with its light's slope across the board taken out, as the dames
+    reader takes it out of a frame against its calibration's even light
+    (:func:`tablier.vision.checkers.light_slope`, on a reference whose rails are all alike)."""
+    from tablier.vision.board import VisionConfig
+    from tablier.vision.checkers import light_slope
+    flat = rectified.reshape(-1, 3)
+    rail = cfg.layout.rail.means(flat)
+    level = np.median(rail, axis=0)
+    even = dataclasses.replace(cfg.calibration.profile, rail=_rgb(level),
+                               rail_samples=(_rgb(level),) * len(rail))
+    flat_cfg = VisionConfig(calibration=dataclasses.replace(cfg.calibration, profile=even),
+                            layout=cfg.layout, finder=cfg.finder)
+    h, w = rectified.shape[:2]
+    s = cfg.layout.scale
+    xs, ys = (np.arange(n, dtype=np.float64) / s for n in (w, h))
+    mid_x, mid_y = xs[w // 2], ys[h // 2]
+    # NOTE: the slope is a plane in the light's logarithm: the gain at (x, y) is the gain
+    # along the middle row at x times the one along the middle column at y, over the middle's.
+    along = light_slope(flat_cfg, flat, np.column_stack([xs, np.full(w, mid_y)]), rail=rail)
+    down = light_slope(flat_cfg, flat, np.column_stack([np.full(h, mid_x), ys]), rail=rail)
+    gain = np.outer(down, along) / max(float(along[w // 2]), 1e-6)
+    out = rectified.astype(np.float32) * gain[..., None]
+    return np.asarray(np.clip(np.round(out), 0, 255), np.uint8)
 
 
 def draw_overlay(calibration: Calibration, frame: Image) -> Image:

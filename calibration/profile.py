@@ -96,10 +96,12 @@ def build_profile(layout: SampleLayout, rectified: Image, *, start: bool = True)
     Args:
         layout: the probes.
         rectified: the reference frame rectified to ``layout.shape``, uint8 RGB.
-        start: the frame shows the start of a match (checked); False takes any frame as it
-            is, its dames' colours then meaningless (``tablier dice`` on a photograph of a
-            game in progress reads only the dice with it) and its surface probes as seen (a
-            start's talons and resting jetons are not taken away).
+        start: the frame shows the start of a match (checked); False takes a frame of any
+            position (``tablier dice`` on a photograph of a game in progress): each slot's
+            empty colour is the one most slots of its kind show (:func:`_empty_by_kind`), the
+            dames' colours are those of the slots far from it (:func:`_dames_seen`), and the
+            surface probes are as seen (a start's talons and resting jetons are not taken
+            away).
 
     Returns:
         The profile.
@@ -114,18 +116,24 @@ def build_profile(layout: SampleLayout, rectified: Image, *, start: bool = True)
     flat = rectified.reshape(-1, 3)
     n = layout.geometry.slots
     slots = layout.slots.means(flat).reshape(24, n, 3).astype(np.float64)
-    white = slots[0, 0].copy()
-    black = slots[23, 0].copy()
-    if start and white.mean() < black.mean() + 40:
-        raise CalibrationError("the reference frame must show the start of a match: white dames "
-                               "on the talon at White's bottom-left, black ones at the top-left "
-                               f"(white talon reads {white.round()}, black {black.round()})")
-    empty = slots.copy()
-    empty[0] = slots[2]    # White's talon looks like field 3 (same flèche colour)
-    empty[23] = slots[21]  # Black's talon like White's field 22
     rings = layout.rings.means(flat).reshape(24, n, 3).astype(np.float64)
-    white_ring, black_ring = rings[0, 0].copy(), rings[23, 0].copy()
-    rings[0], rings[23] = rings[2].copy(), rings[21].copy()
+    if not start:
+        empty, ring_empty = _empty_by_kind(slots), _empty_by_kind(rings)
+        white, black, white_ring, black_ring = _dames_seen(slots, rings, empty)
+        rings = ring_empty
+    else:
+        white = slots[0, 0].copy()
+        black = slots[23, 0].copy()
+        if white.mean() < black.mean() + 40:
+            raise CalibrationError("the reference frame must show the start of a match: white "
+                                   "dames on the talon at White's bottom-left, black ones at the "
+                                   f"top-left (white talon reads {white.round()}, black "
+                                   f"{black.round()})")
+        empty = slots.copy()
+        empty[0] = slots[2]    # White's talon looks like field 3 (same flèche colour)
+        empty[23] = slots[21]  # Black's talon like White's field 22
+        white_ring, black_ring = rings[0, 0].copy(), rings[23, 0].copy()
+        rings[0], rings[23] = rings[2].copy(), rings[21].copy()
     jet = layout.jetons.means(flat).astype(np.float64)
     rest = [i for i, k in enumerate(layout.jeton_keys) if k[0] == "rest"]
     others = [i for i, k in enumerate(layout.jeton_keys) if k[0] != "rest"]
@@ -149,6 +157,79 @@ def build_profile(layout: SampleLayout, rectified: Image, *, start: bool = True)
         pavillon=_rgb(flags[pav[0]]), flag_empty=_rgbs(flag_empty),
         surface=_rgbs(_empty_surface(layout, flat) if start
                       else layout.surface.means(flat).astype(np.float64)))
+
+
+KIND_REACH = 20.0
+"""Colour distance (RGB, 0-255) within which two slots of a frame of any position are taken to
+show the same colour (:func:`_empty_by_kind`)."""
+DAME_REACH = 40.0
+"""Colour distance from a slot's empty colour beyond which it is taken to hold a dame
+(:func:`_dames_seen`)."""
+
+
+def _empty_by_kind(seen: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Each slot's empty colour, from a frame of any position (24 x slots x 3, as seen).
+
+    The fields alternate two colours, and a slot's empty colour depends on its field's colour
+    and its place along the point alone (the fifty-third round's tuning sessions: the start's
+    profiles alike within a grey level over all twelve fields of a colour). Dames fill a point
+    from its base, so an empty point shows its empty colour at every slot, and points with
+    dames seldom look alike all along. Of the twelve points of a colour, those alike at every
+    slot to the most others are taken, less the points of the other colour whose base looks
+    like theirs: a point with dames has one on its base, and a dame may stand on either colour.
+    Where no two points of a colour look alike, each slot takes the colour most of its twelve
+    show, less those of the other colour's same slots that show it.
+    """
+    out = np.empty_like(seen)
+    for kind in (0, 1):
+        mine, others = seen[kind::2], seen[1 - kind::2]
+        near = np.linalg.norm(mine[:, None] - mine[None], axis=3) <= KIND_REACH
+        across = np.linalg.norm(mine[:, None] - others[None], axis=3) <= KIND_REACH
+        alike = near.all(axis=2)
+        # NOTE: a point with dames has one on its base: a colour on the other points' bases
+        # is a dame's
+        best = _commonest(alike, across[:, :, 0])
+        if alike[best].sum() >= 2:
+            out[kind::2] = np.median(mine[alike[best]], axis=0)
+            continue
+        for k in range(seen.shape[1]):
+            best = _commonest(near[:, :, k], across[:, :, k])
+            out[kind::2, k] = np.median(mine[near[best, :, k], k], axis=0)
+    return out
+
+
+def _commonest(near: npt.NDArray[np.bool_], across: npt.NDArray[np.bool_]) -> int:
+    """Of points (or slots) of one colour, the one most of them look alike to, less those of
+    the other colour that do; of two as often alike, the more common (a board whose two colours
+    are alike)."""
+    support = near.sum(axis=1)
+    return int(np.argmax(support - across.sum(axis=1) + support / 100.0))
+
+
+def _dames_seen(slots: npt.NDArray[np.float64], rings: npt.NDArray[np.float64],
+                empty: npt.NDArray[np.float64]
+                ) -> tuple[npt.NDArray[np.float64], ...]:
+    """The white and black dames' colours on a frame of any position, and their rings': the
+    slots far from their empty colour, parted into the lighter and the darker by two means of
+    their grey. Dames all of one grey are white where lighter than the empty slots' mean, else
+    black. A colour no slot shows is white (255) or black (0)."""
+    taken = np.linalg.norm(slots - empty, axis=2) > DAME_REACH
+    grey = slots.mean(axis=2)
+    light = np.zeros_like(taken)
+    if taken.any():
+        lo, hi = float(grey[taken].min()), float(grey[taken].max())
+        if hi - lo < DAME_REACH:
+            light = taken if lo > float(empty.mean()) else light
+        else:
+            for _ in range(8):
+                light = taken & (np.abs(grey - hi) < np.abs(grey - lo))
+                lo, hi = float(grey[taken & ~light].mean()), float(grey[light].mean())
+    dark = taken & ~light
+    out = []
+    for mask, none in ((light, 255.0), (dark, 0.0)):
+        out += ([np.median(slots[mask], axis=0), np.median(rings[mask], axis=0)] if mask.any()
+                else [np.full(3, none), np.full(3, none)])
+    return out[0], out[2], out[1], out[3]
 
 
 def _empty_surface(layout: SampleLayout, flat: Image) -> npt.NDArray[np.float64]:
