@@ -38,8 +38,8 @@ from tablier.calibration.flow import calibrate_frame
 from tablier.calibration.geometry import MARKER_IDS, BoardGeometry
 from tablier.calibration.markers import MarkerFinder
 from tablier.vision.dice import DiceConfig, DiceReading, Die, read_dice
-from tablier.vision.errors import RecognitionError
-from tablier.vision.recognizer import Recognizer
+from tablier.vision.errors import BoardNotFoundError, RecognitionError
+from tablier.vision.recognizer import Observation, Recognizer
 
 log = logging.getLogger(__name__)
 
@@ -188,6 +188,63 @@ def _surface_mask(shape: tuple[int, ...], board: BoardInPhoto) -> NDArray[np.uin
         cv2.fillConvexPoly(keep, np.round(mid + MARKER_PAINT * (corners - mid)).astype(np.int32),
                            0)
     return keep
+
+
+class OwnReader:
+    """Reads each photograph of the board on a calibration made from itself
+    (:func:`photo_calibration`): ``tablier see --own``, and ``tablier eval --own`` on a set.
+
+    Where a calibration file knows the start's dames and surface, a photograph's own
+    calibration takes the empty points' colours from those most points of each colour show
+    and the lighter dames for White's. Its surface is the photograph's own: a hand over the
+    board is not seen as one. The jetons, fichets and pavillon are not reported (``marks`` is
+    None): they are read against their places at a match's start.
+    """
+
+    def __init__(self, calibration: Calibration | None = None, *,
+                 corners: Sequence[Sequence[float]] | None = None) -> None:
+        """Args:
+            calibration: ignored (``tablier eval``'s sets hold one per session; the board's
+                geometry is the default board's).
+            corners: the board's outer corners for a board without markers (None: its
+                markers).
+        """
+        self.corners = corners
+        self.finder = MarkerFinder()
+        self.recognizer: Recognizer | None = None
+        """The last photograph's recogniser (``tablier see`` annotates with it)."""
+
+    def recognize(self, image: NDArray[np.uint8], previous: object = None) -> Observation:
+        """Read a photograph on its own calibration.
+
+        Args:
+            image: HxWx3 uint8 RGB.
+            previous: ignored (each photograph stands alone).
+
+        Returns:
+            The observation.
+
+        Raises:
+            BoardNotFoundError: if fewer than :data:`MIN_MARKERS` markers are seen (and no
+                corners were given).
+            RecognitionError: if the calibration cannot be made; as
+                :meth:`Recognizer.recognize`.
+            ValueError: for corners that do not make a board.
+        """
+        board = (find_board(image, finder=self.finder) if self.corners is None
+                 else board_from_corners(self.corners))
+        if board is None:
+            raise BoardNotFoundError(f"fewer than {MIN_MARKERS} of the board's corner markers "
+                                     "seen: give its four outer corners (--corners)")
+        try:
+            calibration = photo_calibration(image, board, corners=self.corners)
+        except CalibrationError as exc:
+            raise RecognitionError(f"no calibration can be made from the photograph: {exc}"
+                                   ) from None
+        self.recognizer = Recognizer(calibration)
+        # NOTE: the jetons, fichets and pavillon are read against their places at a match's
+        # start, which a photograph of a game in progress does not show: not reported
+        return dataclasses.replace(self.recognizer.recognize(image), marks=None)
 
 
 def _by_recognizer(image: NDArray[np.uint8], board: BoardInPhoto,

@@ -32,6 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("set", type=Path, help="the fixture set folder")
     parser.add_argument("--out", type=Path, default=Path("eval.csv"),
                         help="the CSV to write (default: %(default)s)")
+    parser.add_argument("--own", action="store_true",
+                        help="read each frame on a calibration made from itself, as "
+                             "`tablier see --own` reads a photograph (the sessions' "
+                             "calibrations unused)")
     parser.add_argument("--threads", type=int, default=1,
                         help="OpenCV threads (default: %(default)s, one core as on the Pi)")
 
@@ -57,12 +61,14 @@ def run(args: argparse.Namespace) -> int:
     from tablier.calibration.calibration import CalibrationError
     from tablier.cli import UsageError
     from tablier.vision.evaluate import evaluate, write_csv
+    from tablier.vision.photo import OwnReader
 
     if not args.set.is_dir():
         raise UsageError(f"no fixture set folder {str(args.set)!r}")
     cv2.setNumThreads(max(1, args.threads))
     try:
-        report = evaluate(args.set, progress=_progress)
+        report = (evaluate(args.set, progress=_progress, recognizer_factory=OwnReader)
+                  if args.own else evaluate(args.set, progress=_progress))
     except (FileNotFoundError, CalibrationError) as exc:
         raise UsageError(str(exc)) from None
     print(report.table())

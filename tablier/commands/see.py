@@ -5,6 +5,14 @@ counts once from above), the dice, the jetons, fichets and pavillon, whether a h
 board, flags and per-stage timings (ms). Example:
 
     tablier see frame.jpg --calibration calibration.json --annotated seen.jpg
+
+A photograph of a game in progress, taken without the board's calibration (to settle a dispute
+at the école), is read on a calibration made from the photograph itself with ``--own``: the
+board placed by its corner markers, or by its four outer corners given with ``--corners``; the
+empty points' colours are those most points of each colour show, and the lighter dames are
+White's (docs/vision.md, fifty-third round). Example:
+
+    tablier see photo.jpg --own
 """
 
 from __future__ import annotations
@@ -32,6 +40,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where to write the annotated picture (default: IMAGE.seen.jpg "
                              "in the current folder)")
     parser.add_argument("--no-picture", action="store_true", help="do not write the picture")
+    parser.add_argument("--own", action="store_true",
+                        help="no calibration file: read the photograph on a calibration made "
+                             "from itself (a game in progress; the lighter dames taken as "
+                             "White's)")
+    parser.add_argument("--corners", nargs=4, metavar="X,Y", default=None,
+                        help="with --own, for a board without markers: its outer corners in "
+                             "pixels, top-left, top-right, bottom-right, bottom-left (White's "
+                             "talon at the bottom-left)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,20 +67,35 @@ def run(args: argparse.Namespace) -> int:
 
     from tablier.calibration.calibration import Calibration, CalibrationError
     from tablier.cli import UsageError
+    from tablier.commands.calibrate import parse_corners
     from tablier.vision.annotate import annotate
     from tablier.vision.errors import RecognitionError
     from tablier.vision.imageio import read_image
+    from tablier.vision.photo import OwnReader
     from tablier.vision.recognizer import Recognizer
 
+    if args.corners is not None and not args.own:
+        raise UsageError("--corners places the board only for --own (a calibration file "
+                         "places it otherwise)")
     try:
-        calibration = Calibration.load(args.calibration)
-        frame = read_image(args.image)
-        recognizer = Recognizer(calibration)
-        obs = recognizer.recognize(frame)
+        if args.own:
+            frame = read_image(args.image)
+            own = OwnReader(corners=None if args.corners is None
+                            else parse_corners(args.corners))
+            obs = own.recognize(frame)
+            assert own.recognizer is not None
+            recognizer = own.recognizer
+        else:
+            calibration = Calibration.load(args.calibration)
+            frame = read_image(args.image)
+            recognizer = Recognizer(calibration)
+            obs = recognizer.recognize(frame)
     except CalibrationError as exc:
         raise UsageError(str(exc)) from None
     except RecognitionError as exc:
         raise UsageError(exc.reason) from None
+    except ValueError as exc:  # corners that make no board
+        raise UsageError(str(exc)) from None
     if not args.no_picture:
         out = args.annotated or Path(f"{args.image.stem}.seen.jpg")
         picture = cv2.cvtColor(annotate(recognizer, frame, obs), cv2.COLOR_RGB2BGR)
@@ -72,3 +103,4 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot write the annotated picture {str(out)!r}")
     print(json.dumps(obs.to_json(), indent=1))
     return 0
+

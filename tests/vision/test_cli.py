@@ -95,6 +95,47 @@ def test_see_refuses_wrong_size_no_board_and_bad_calibration(
                     "stale")
 
 
+
+def test_see_own_reads_a_game_in_progress_without_a_calibration(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A measuring frame of a game in progress, no calibration file in reach: every field's
+    # colour and visible count and both dice, as the truth has them.
+    frame = ROOT.parent / "s01" / "frame_002.jpg"
+    pic = tmp_path / "own.jpg"
+    code, out, err = _run(capsys, "see", str(frame), "--own", "--calibration",
+                          str(tmp_path / "none.json"), "--annotated", str(pic))
+    assert code == 0, err
+    data = json.loads(out)
+    truth = json.loads(frame.with_suffix(".json").read_text())
+    assert [(f["color"], f["visible"]) for f in data["fields"]] == [
+        (t["color"], t["visible"]) for t in truth["fields"]]
+    assert sorted(d["value"] for d in data["dice"]) == sorted(d["value"] for d in truth["dice"])
+    assert data["marks"] is None  # read against a start's places: not reported
+    assert pic.stat().st_size > 1000
+    # Its four outer corners place it as its markers do.
+    corners = [f"{x:.1f},{y:.1f}" for x, y in truth["quad"]]
+    code, out, err = _run(capsys, "see", str(frame), "--own", "--corners", *corners,
+                          "--no-picture")
+    assert code == 0, err
+    assert [(f["color"], f["visible"]) for f in json.loads(out)["fields"]] == [
+        (t["color"], t["visible"]) for t in truth["fields"]]
+
+
+def test_see_own_refuses_a_photograph_it_cannot_place(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((768, 1024, 3), 128, np.uint8))
+    _one_line_error(*_run(capsys, "see", str(blank), "--own"), "give its four outer corners")
+    frame = str(ROOT / "frame_000.jpg")
+    _one_line_error(*_run(capsys, "see", frame, "--own", "--corners", "1,1", "2,2", "3,3",
+                          "4,4"), "convex")
+    _one_line_error(*_run(capsys, "see", frame, "--own", "--corners", "1,1", "2,2", "3,3",
+                          "x"), "X,Y pairs")
+    _one_line_error(*_run(capsys, "see", frame, "--corners", "1,1", "2,2", "3,3", "4,4"),
+                    "only for --own")
+    _one_line_error(*_run(capsys, "see", str(tmp_path / "missing.jpg"), "--own"),
+                    "no image file")
+
 def test_calibrate_steps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _out, _ = _run(capsys, "calibrate", "markers", "--out", str(tmp_path / "m.png"),
                         "--dpi", "100")
@@ -158,6 +199,20 @@ def test_eval_prints_a_table_and_writes_csv(tmp_path: Path,
     assert len(csv_path.read_text().splitlines()) == 4
     # each session is reported as it is read, on stderr, the table alone on stdout
     assert err.splitlines() == ["read s00 (1 of 2 sessions)", "read s01 (2 of 2 sessions)"]
+    # --own reads each frame on its own calibration: with another board's calibration (its
+    # colours), the sessions' reading goes wrong and --own's does not
+    for session in ("s00", "s01"):
+        shutil.copy(ROOT.parent / "s01" / "calibration.json",
+                    tmp_path / "set" / session / "calibration.json")
+    errors = {}
+    for own in ((), ("--own",)):
+        code, out, err = _run(capsys, "eval", str(tmp_path / "set"), *own, "--out",
+                              str(csv_path))
+        assert code == 0, err
+        rows = csv_path.read_text().splitlines()
+        assert len(rows) == 4
+        errors[own] = sum(int(r.split(",")[4]) + int(r.split(",")[5]) for r in rows[1:])
+    assert errors[()] > 0 and errors[("--own",)] == 0
     _one_line_error(*_run(capsys, "eval", str(tmp_path / "nothing")), "no fixture set")
     (tmp_path / "empty").mkdir()
     _one_line_error(*_run(capsys, "eval", str(tmp_path / "empty")), "not a fixture set")
