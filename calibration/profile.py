@@ -97,11 +97,12 @@ def build_profile(layout: SampleLayout, rectified: Image, *, start: bool = True)
         layout: the probes.
         rectified: the reference frame rectified to ``layout.shape``, uint8 RGB.
         start: the frame shows the start of a match (checked); False takes a frame of any
-            position (``tablier dice`` on a photograph of a game in progress): each slot's
-            empty colour is the one most slots of its kind show (:func:`_empty_by_kind`), the
-            dames' colours are those of the slots far from it (:func:`_dames_seen`), and the
-            surface probes are as seen (a start's talons and resting jetons are not taken
-            away).
+            position (a photograph of a game in progress, ``tablier dice`` and ``tablier see
+            --own``), best evenly lit (``calibrate_frame(start=False)`` takes the light's slope
+            out): each slot's empty colour is the one the points of its colour that look alike
+            all along show (:func:`_empty_by_kind`), the dames' colours those of the slots far
+            from it (:func:`_dames_seen`), and the surface probes are as seen (a start's talons
+            and resting jetons are not taken away).
 
     Returns:
         The profile.

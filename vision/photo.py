@@ -13,8 +13,10 @@ without markers, :func:`board_from_corners`), the photograph is read as the boar
 reader (:class:`~tablier.vision.recognizer.Recognizer`) reads a camera frame, on a calibration
 made from the photograph itself (:func:`photo_calibration`): the board placed by its markers
 (the default :class:`~tablier.calibration.geometry.BoardGeometry`, no lens calibration), the
-light taken from its own rails. Its dames' colours cannot be known on a game in progress: only
-the dice are taken from that reading. Where the recogniser cannot read the dice (it judges a
+light taken from its own rails, the empty points' and the dames' colours found among the points
+(:func:`~tablier.calibration.profile.build_profile` with ``start=False``). ``tablier dice`` takes
+only the dice from that reading; :class:`OwnReader` (``tablier see --own``) the whole of it but
+the marks. Where the recogniser cannot read the dice (it judges a
 hand over the board, or the calibration cannot be made), the dice reader reads the picture with
 everything but the playing surface, widened by :data:`SURFACE_MARGIN` (a die cocked against
 the rail stays whole), painted out along with the markers, and drawn larger where a die would
@@ -195,15 +197,17 @@ class OwnReader:
     (:func:`photo_calibration`): ``tablier see --own``, and ``tablier eval --own`` on a set.
 
     Where a calibration file knows the start's dames and surface, a photograph's own
-    calibration takes the empty points' colours from those most points of each colour show
-    and the lighter dames for White's. Its surface is the photograph's own: a hand over the
+    calibration takes each point's empty colour from the points of its colour that look alike
+    all along, and the lighter dames for White's. Its surface is the photograph's own: a hand over the
     board is not seen as one. The jetons, fichets and pavillon are not reported (``marks`` is
     None): they are read against their places at a match's start.
     """
 
     def __init__(self, calibration: Calibration | None = None, *,
                  corners: Sequence[Sequence[float]] | None = None) -> None:
-        """Args:
+        """Set up the reader.
+
+        Args:
             calibration: ignored (``tablier eval``'s sets hold one per session; the board's
                 geometry is the default board's).
             corners: the board's outer corners for a board without markers (None: its

@@ -34,8 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the CSV to write (default: %(default)s)")
     parser.add_argument("--own", action="store_true",
                         help="read each frame on a calibration made from itself, as "
-                             "`tablier see --own` reads a photograph (the sessions' "
-                             "calibrations unused)")
+                             "`tablier see --own` reads a photograph (each session's "
+                             "calibration.json is still loaded, but not used)")
     parser.add_argument("--threads", type=int, default=1,
                         help="OpenCV threads (default: %(default)s, one core as on the Pi)")
 

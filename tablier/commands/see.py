@@ -8,9 +8,9 @@ board, flags and per-stage timings (ms). Example:
 
 A photograph of a game in progress, taken without the board's calibration (to settle a dispute
 at the école), is read on a calibration made from the photograph itself with ``--own``: the
-board placed by its corner markers, or by its four outer corners given with ``--corners``; the
-empty points' colours are those most points of each colour show, and the lighter dames are
-White's (docs/vision.md, fifty-third round). Example:
+board placed by its corner markers, or by its four outer corners given with ``--corners``; each
+point's empty colour is the one the points of its colour that look alike all along show, and
+the lighter dames are White's (docs/vision.md, fifty-third round). Example:
 
     tablier see photo.jpg --own
 """
@@ -103,4 +103,3 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot write the annotated picture {str(out)!r}")
     print(json.dumps(obs.to_json(), indent=1))
     return 0
-
