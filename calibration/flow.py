@@ -110,8 +110,9 @@ def _evenly_lit(cfg: VisionConfig, rectified: Image) -> Image:
     mid_x, mid_y = xs[w // 2], ys[h // 2]
     # NOTE: the slope is a plane in the light's logarithm: the gain at (x, y) is the gain
     # along the middle row at x times the one along the middle column at y, over the middle's.
-    along = light_slope(flat_cfg, flat, np.column_stack([xs, np.full(w, mid_y)]), rail=rail)
-    down = light_slope(flat_cfg, flat, np.column_stack([np.full(h, mid_x), ys]), rail=rail)
+    at = np.vstack([np.column_stack([xs, np.full(w, mid_y)]),
+                    np.column_stack([np.full(h, mid_x), ys])])
+    along, down = np.split(light_slope(flat_cfg, flat, at, rail=rail), [w])
     gain = np.outer(down, along) / max(float(along[w // 2]), 1e-6)
     out = rectified.astype(np.float32) * gain[..., None]
     return np.asarray(np.clip(np.round(out), 0, 255), np.uint8)

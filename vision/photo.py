@@ -198,9 +198,9 @@ class OwnReader:
 
     Where a calibration file knows the start's dames and surface, a photograph's own
     calibration takes each point's empty colour from the points of its colour that look alike
-    all along, and the lighter dames for White's. Its surface is the photograph's own: a hand over the
-    board is not seen as one. The jetons, fichets and pavillon are not reported (``marks`` is
-    None): they are read against their places at a match's start.
+    all along, and the lighter dames for White's. Its surface is the photograph's own: a hand
+    over the board is not seen as one. The jetons, fichets and pavillon are not reported
+    (``marks`` is None): they are read against their places at a match's start.
     """
 
     def __init__(self, calibration: Calibration | None = None, *,
