@@ -286,6 +286,11 @@ class DiceConfig:
     frames), so the threshold is near ``cocked_angle_board``: on the tuning sets 24 gave
     5,764, 20 5,778, 16 5,788, 14 5,790, 10 5,790 (before ``cocked_min_radius_dame`` and the
     edges in colour)."""
+    dame_dice_vote: bool = True
+    """Where the dames allow normals more than 10 degrees apart (one dame alone: its outline's
+    two mirrors), the normal the most dice agree with (within ``cocked_angle_dame``) is the
+    board's; a tie keeps them all (fifty-fourth round: a die leaning toward the lone dame's
+    wrong mirror was read as a value beside two flat dice)."""
     cocked_min_radius_dame: float = 2.0
     """With dames seen: only top faces whose pips are at least this large (pixels, working
     scale) are judged against them (the tuning sets: 3.0 5,793 dice, 2.5 5,803, 2.0 to 0
@@ -1929,11 +1934,16 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
         dame_limit = math.cos(math.radians(cfg.cocked_angle_dame))
         odd_dame: set[int] = set()
         off: dict[int, float] = {}
+        judged: dict[int, NDArray[np.float64]] = {}
         for i in (i for i, f in enumerate(tops) if f.radius >= cfg.cocked_min_radius_dame):
             cands = _normal_candidates(cfg, tops[i], image_size, scale)
             if cfg.odd_side_vote:
                 pick = _side_voted(cfg, tops[i], groups[i], cands, image_size, scale)
                 cands = cands if pick is None else cands[pick:pick + 1]
+            judged[i] = cands
+        if cfg.dame_dice_vote and judged:
+            dames = _dice_agree(dames, list(judged.values()), dame_limit)
+        for i, cands in judged.items():
             best = float(np.max(cands @ dames.T))
             off[i] = math.degrees(math.acos(min(1.0, best)))
             if best < dame_limit:
@@ -1983,6 +1993,22 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
         if len(idx) < 3 or len(odd) < len(idx):
             return odd, {}
     return judge(plain), {}
+
+
+def _dice_agree(dames: NDArray[np.float64], dice: Sequence[NDArray[np.float64]],
+                limit: float) -> NDArray[np.float64]:
+    """Of the board normals the dames allow, those the most dice agree with.
+
+    ``dice`` holds each die's candidate normals (one or two rows); a die agrees with a normal
+    when one of its candidates lies within ``limit`` (a cosine) of it. Normals within 10
+    degrees of each other are one choice. When no normal is apart from the others, or the
+    dice agree as much with each, ``dames`` is returned as it is.
+    """
+    near = math.cos(math.radians(10.0))
+    support = np.array([sum(bool(np.max(c @ n) >= limit) for c in dice) for n in dames])
+    top = dames[support == support.max()]
+    apart = [n for n in dames if float(np.max(top @ n)) < near]
+    return dames if not apart else np.asarray(top, dtype=np.float64)
 
 
 def _ray_cos(cfg: DiceConfig, top: _Face, group: Sequence[_Face], image_size: tuple[int, int],

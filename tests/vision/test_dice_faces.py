@@ -926,6 +926,37 @@ def test_without_calibration_dames_in_view_show_a_leaning_die(seed: int) -> None
                 assert die.value is not None
 
 
+def test_the_normal_most_dice_agree_with_is_the_board_s_of_a_lone_dame_s_two() -> None:
+    # One dame's outline allows the board's normal and its mirror; dice pick between them.
+    board, mirror = np.array([0.05, 0.0, 0.9987]), np.array([0.46, -0.43, 0.777])
+    dames = np.stack([mirror, board])
+    flat = np.stack([np.array([0.0, 0.0, 1.0])] * 2)  # a die's two candidate normals
+    leaning = np.array([[0.55, -0.2, 0.81]])  # 14 degrees off the mirror
+    limit = math.cos(math.radians(16.0))
+    kept = dice._dice_agree(dames, [flat, flat, leaning], limit)
+    assert kept.shape == (1, 3) and np.allclose(kept[0], board)
+    # a tie, or normals no more than 10 degrees apart, leave the dames' normals as they are
+    assert dice._dice_agree(dames, [flat, leaning], limit) is dames
+    near = np.stack([board, np.array([0.1, 0.1, 0.99])])
+    assert dice._dice_agree(near, [flat, flat, leaning], limit) is near
+
+
+@pytest.mark.parametrize("vote", [True, False])
+def test_without_calibration_two_flat_dice_pick_a_lone_dame_s_normal(vote: bool) -> None:
+    # Tuning frame 30070 of out/dtune30 (no JPEG step), read with no board normal: two flat
+    # dice and a die leaning 36 degrees beside one red dame. The dame's two mirror normals
+    # were both kept, and the leaning die lay 14 degrees from the wrong one: read as a five.
+    img, truths, _ = _tuning_frame(30070)
+    found = read_dice(DiceConfig(dame_dice_vote=vote), img).dice
+    assert len(found) == len(truths) == 3
+    for t in truths:
+        [die] = [d for d in found if math.dist(d.center, t.center) < 0.5 * t.size]
+        if t.reason is None or vote:
+            assert (die.value, die.reason) == (t.value, t.reason)
+        else:
+            assert (die.value, die.reason) == (5, None)
+
+
 @pytest.mark.parametrize("seed", [40009, 30805])
 def test_dames_that_find_every_die_leaning_are_not_believed(seed: int) -> None:
     # Tuning frames of out/dtune40 and out/dtune30 (no JPEG step), every die flat: a dame cut
