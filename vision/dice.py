@@ -290,7 +290,9 @@ class DiceConfig:
     """Where the dames allow normals more than 10 degrees apart (one dame alone: its outline's
     two mirrors), the normal the most dice agree with (within ``cocked_angle_dame``) is the
     board's; a tie keeps them all (fifty-fourth round: a die leaning toward the lone dame's
-    wrong mirror was read as a value beside two flat dice)."""
+    wrong mirror was read as a value beside two flat dice; ``out/dtune30``, ``out/dtune40``,
+    ``out/tune_big`` read without the board's normal 5,875 -> 5,876 of 5,945 dice, the real
+    photographs' tune split alike)."""
     cocked_min_radius_dame: float = 2.0
     """With dames seen: only top faces whose pips are at least this large (pixels, working
     scale) are judged against them (the tuning sets: 3.0 5,793 dice, 2.5 5,803, 2.0 to 0
