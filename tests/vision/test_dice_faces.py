@@ -935,10 +935,15 @@ def test_the_normal_most_dice_agree_with_is_the_board_s_of_a_lone_dame_s_two() -
     limit = math.cos(math.radians(16.0))
     kept = dice._dice_agree(dames, [flat, flat, leaning], limit)
     assert kept.shape == (1, 3) and np.allclose(kept[0], board)
-    # a tie, or normals no more than 10 degrees apart, leave the dames' normals as they are
+    # a tie leaves the dames' normals as they are
     assert dice._dice_agree(dames, [flat, leaning], limit) is dames
-    near = np.stack([board, np.array([0.1, 0.1, 0.99])])
-    assert dice._dice_agree(near, [flat, flat, leaning], limit) is near
+    # and so do normals 9 degrees apart, though one die agrees with the first alone
+    t = math.radians(9.0)
+    near = np.stack([np.array([0.0, 0.0, 1.0]), np.array([0.0, math.sin(t), math.cos(t)])])
+    t = math.radians(-8.0)
+    off = np.array([[0.0, math.sin(t), math.cos(t)]])  # 8 degrees off the first, 17 the second
+    assert dice._dice_agree(near, [off], limit) is near
+    assert dice._dice_agree(near[::-1].copy(), [off], limit).shape == (2, 3)
 
 
 @pytest.mark.parametrize("vote", [True, False])
