@@ -224,6 +224,20 @@ class DiceConfig:
     the twenty-third round; on the tuning sets read without the board's normal
     (``out/dtune30``, ``out/tune_big``, ``out/dtune40``) 22-24 each gained 11-12 dice of
     5,953, and 21 and 20 lost a die on the real photographs' tune split."""
+    cocked_angle_voted: float = 20.0
+    """Without calibration: ``cocked_angle`` for two dice whose side faces both picked their
+    top face's normal from its mirror (``odd_side_vote``). Fifty-fourth round, with
+    ``odd_of_all``: of the tuning sets' frames with two such dice and no dame, the flat pairs
+    lay at most 15.7 degrees apart (330 pairs), the pairs with a leaning die 16 or more (22 of
+    22). ``out/dtune30``, ``out/dtune40``, ``out/tune_big`` read without the board's normal
+    5,876 -> 5,883 of 5,945 dice at 16, 18 and 20 alike, the real photographs' tune split alike
+    (580 of 587); at 20 without ``odd_of_all`` 5,876 and 579."""
+    odd_of_all: bool = True
+    """Without calibration, of three dice or more: a die is leaning when it disagrees with every
+    other, not with the median of the others (of three dice one of which leans, a flat die's
+    median is the mean of its agreement with the other flat die and its disagreement with the
+    leaning one). Fifty-fourth round: alone, at ``cocked_angle_voted`` 24, the tuning sets
+    5,876 -> 5,879, the real tune split alike."""
     top_by_vote: bool = True
     """With the board's normal known, each face of a die is judged by the normal its die's
     other faces vote for (``_board_cos``), not the nearer of its two mirrors, when the top
@@ -1903,7 +1917,8 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
     Top faces of dice lying flat are parallel to the board: the same normal. Each face's
     normal is recovered from its foreshortening (two mirror candidates, of which the side
     faces seen may pick one: ``odd_side_vote``); a die whose best normal is more than
-    ``cocked_angle`` from the others' is leaning. Of two dice that
+    ``cocked_angle`` from the others' is leaning (``cocked_angle_voted`` where both normals were
+    picked; of three dice or more, from every other's: ``odd_of_all``). Of two dice that
     disagree, the one whose face is turned farther from the camera is taken as leaning.
     With the board's normal known, each top face's tilt against it (degrees) is returned too;
     ``board_cos`` gives those :func:`_board_cos` already worked out (None: not yet). Without
@@ -1961,6 +1976,8 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
     plain = {i: _normal_candidates(cfg, tops[i], image_size, scale) for i in idx}
     limit = math.cos(math.radians(cfg.cocked_angle))
 
+    voted_limit = math.cos(math.radians(cfg.cocked_angle_voted))
+
     def judge(cands: dict[int, NDArray[np.float64]]) -> set[int]:
         def agree(a: int, b: int) -> tuple[float, NDArray[np.float64], NDArray[np.float64]]:
             best = (-2.0, cands[a][0], cands[b][0])
@@ -1969,17 +1986,20 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
                     c = float(na @ nb)
                     if c > best[0]:
                         best = (c, na, nb)
-            return best
+            # NOTE: the margin by which the pair agrees; two normals both picked by their
+            # side faces (one candidate each) are judged at ``cocked_angle_voted``.
+            both = len(cands[a]) == 1 and len(cands[b]) == 1
+            return best[0] - (voted_limit if both else limit), best[1], best[2]
 
         odd: set[int] = set()
         if len(idx) == 2:
             c, na, nb = agree(idx[0], idx[1])
-            if c < limit:
+            if c < 0:
                 odd.add(idx[0] if na[2] < nb[2] else idx[1])
             return odd
         for a in idx:
             cos = [agree(a, b)[0] for b in idx if b != a]
-            if float(np.median(cos)) < limit:
+            if (max(cos) if cfg.odd_of_all else float(np.median(cos))) < 0:
                 odd.add(a)
         return odd
 

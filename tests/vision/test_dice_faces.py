@@ -962,6 +962,31 @@ def test_without_calibration_two_flat_dice_pick_a_lone_dame_s_normal(vote: bool)
             assert (die.value, die.reason) == (5, None)
 
 
+@pytest.mark.parametrize(("seed", "undone"), [
+    (30753, {"cocked_angle_voted": 24.0}), (40305, {"cocked_angle_voted": 24.0}),
+    (40768, {"cocked_angle_voted": 24.0}),
+    (10200, {"odd_of_all": False}), (10117, {"odd_of_all": False}),
+    (30823, {"odd_of_all": False}),
+])
+def test_without_calibration_dice_judged_against_each_other_find_the_leaning_one(
+        seed: int, undone: dict[str, object]) -> None:
+    # Tuning frames of out/dtune30, out/dtune40 and out/tune_big (no JPEG step), read with no
+    # board normal and no dame in view, one die leaning 22-38 degrees. Two dice whose side
+    # faces both pick their normal are judged at 20 degrees (30753, 40305, 40768: the leaning
+    # die 16-24 degrees off the flat one); of three, a die is leaning when it disagrees with
+    # both others (10200, 10117, 30823: a flat die's median agreement, half with the leaning
+    # die, fell below the limit, or the leaning die's rose above it).
+    img, truths, _ = _tuning_frame(seed)
+    want = sorted((t.value or 0, t.reason or "") for t in truths)
+    assert any(t.reason == "cocked" for t in truths)
+
+    def read(cfg: DiceConfig) -> list[tuple[int, str]]:
+        return sorted((d.value or 0, d.reason or "") for d in read_dice(cfg, img).dice)
+
+    assert read(DiceConfig()) == want
+    assert read(dataclasses.replace(DiceConfig(), **undone)) != want
+
+
 @pytest.mark.parametrize("seed", [40009, 30805])
 def test_dames_that_find_every_die_leaning_are_not_believed(seed: int) -> None:
     # Tuning frames of out/dtune40 and out/dtune30 (no JPEG step), every die flat: a dame cut
