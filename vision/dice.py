@@ -1975,7 +1975,6 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
         return set(), {}
     plain = {i: _normal_candidates(cfg, tops[i], image_size, scale) for i in idx}
     limit = math.cos(math.radians(cfg.cocked_angle))
-
     voted_limit = math.cos(math.radians(cfg.cocked_angle_voted))
 
     def judge(cands: dict[int, NDArray[np.float64]]) -> set[int]:
@@ -1998,8 +1997,8 @@ def _odd_tops(cfg: DiceConfig, tops: Sequence[_Face], groups: Sequence[Sequence[
                 odd.add(idx[0] if na[2] < nb[2] else idx[1])
             return odd
         for a in idx:
-            cos = [agree(a, b)[0] for b in idx if b != a]
-            if (max(cos) if cfg.odd_of_all else float(np.median(cos))) < 0:
+            margins = [agree(a, b)[0] for b in idx if b != a]
+            if (max(margins) if cfg.odd_of_all else float(np.median(margins))) < 0:
                 odd.add(a)
         return odd
 

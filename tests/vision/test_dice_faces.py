@@ -974,8 +974,8 @@ def test_without_calibration_dice_judged_against_each_other_find_the_leaning_one
     # board normal and no dame in view, one die leaning 22-38 degrees. Two dice whose side
     # faces both pick their normal are judged at 20 degrees (30753, 40305, 40768: the leaning
     # die 16-24 degrees off the flat one); of three, a die is leaning when it disagrees with
-    # both others (10200, 10117, 30823: a flat die's median agreement, half with the leaning
-    # die, fell below the limit, or the leaning die's rose above it).
+    # both others (10200, 10117, 30823: read wrong when each die is judged by its median
+    # agreement with the others).
     img, truths, _ = _tuning_frame(seed)
     want = sorted((t.value or 0, t.reason or "") for t in truths)
     assert any(t.reason == "cocked" for t in truths)
