@@ -95,7 +95,6 @@ def test_see_refuses_wrong_size_no_board_and_bad_calibration(
                     "stale")
 
 
-
 def test_see_own_reads_a_game_in_progress_without_a_calibration(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # A measuring frame of a game in progress, no calibration file in reach: every field's
@@ -135,6 +134,7 @@ def test_see_own_refuses_a_photograph_it_cannot_place(
                     "only for --own")
     _one_line_error(*_run(capsys, "see", str(tmp_path / "missing.jpg"), "--own"),
                     "no image file")
+
 
 def test_calibrate_steps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _out, _ = _run(capsys, "calibrate", "markers", "--out", str(tmp_path / "m.png"),
