@@ -177,17 +177,24 @@ class FileSource(_Closing):
             yield from self._paced(self._video(start))
 
     def _folder(self, start: int) -> Iterator[Frame]:
-        import cv2
+        from tablier.vision.errors import BadFrameError
+        from tablier.vision.imageio import decode_image
 
         for i in range(start, len(self._files)):
             if self.closed:
                 return
             p = self._files[i]
-            bgr = cv2.imread(str(p), cv2.IMREAD_COLOR)
-            if bgr is None:
-                yield Frame(i, self._times[i], None, p.name, f"cannot decode {p.name}")
+            try:
+                image = decode_image(p.read_bytes(), name="it")
+            except OSError as exc:
+                yield Frame(i, self._times[i], None, p.name, f"cannot read {p.name}: "
+                            f"{exc.strerror}")
                 continue
-            yield Frame(i, self._times[i], _rgb(bgr), p.name)
+            except BadFrameError as exc:
+                # NOTE: a truncated or damaged picture is refused, not read half grey
+                yield Frame(i, self._times[i], None, p.name, f"cannot decode {p.name}: {exc}")
+                continue
+            yield Frame(i, self._times[i], image, p.name)
 
     def _video(self, start: int) -> Iterator[Frame]:
         import cv2

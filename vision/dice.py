@@ -26,9 +26,7 @@ import functools
 import itertools
 import json
 import math
-import os
 import sys
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +35,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 from tablier.vision import dicenet
+from tablier.vision.imageio import read_image
 
 REASONS = ("cocked", "on_die", "out_of_view")
 """Why a die that is seen has no value: the bad throws of the rules, plus a cut-off view."""
@@ -2496,7 +2495,7 @@ def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -
 # Loading, evaluation and the debug entry ---------------------------------------------------
 
 def load_image(path: str | Path) -> NDArray[np.uint8]:
-    """Read an image file as HxWx3 uint8 RGB.
+    """Read an image file as HxWx3 uint8 RGB (:func:`tablier.vision.imageio.read_image`).
 
     Args:
         path: the image file.
@@ -2505,59 +2504,10 @@ def load_image(path: str | Path) -> NDArray[np.uint8]:
         The image, RGB.
 
     Raises:
-        ValueError: if the file is missing, unreadable, truncated or not an image; the message
-            names the file.
+        ValueError: if the file is missing, unreadable, truncated, damaged or not an image;
+            the message names the file.
     """
-    p = Path(path)
-    if not p.is_file():
-        raise ValueError(f"no such image file: {str(p)!r}")
-    data = np.fromfile(str(p), dtype=np.uint8)
-    if data.size == 0:
-        raise ValueError(f"image file is empty: {str(p)!r}")
-    _check_complete(p, data)
-    bgr, warnings = _decode(data)
-    if bgr is None:
-        raise ValueError(f"not a readable image: {str(p)!r}")
-    if "corrupt" in warnings.lower() or "premature end" in warnings.lower():
-        raise ValueError(f"corrupt image data in {str(p)!r}")
-    return np.ascontiguousarray(bgr[:, :, ::-1])
-
-
-def _decode(data: NDArray[np.uint8]) -> tuple[NDArray[np.uint8] | None, str]:
-    """Decode image bytes, catching what the codec prints on stderr (its only warning).
-
-    NOTE: libjpeg reports a damaged file with a "Corrupt JPEG data" line on file descriptor 2
-    and still returns a picture grey where data is missing; the line is caught to refuse it.
-    """
-    try:
-        saved = os.dup(2)
-    except OSError:
-        return _as_u8(cv2.imdecode(data, cv2.IMREAD_COLOR)), ""
-    with tempfile.TemporaryFile() as sink:
-        try:
-            sys.stderr.flush()
-            os.dup2(sink.fileno(), 2)
-            bgr = cv2.imdecode(data, cv2.IMREAD_COLOR)
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-        sink.seek(0)
-        text = sink.read().decode("utf-8", "replace")
-    return _as_u8(bgr), text
-
-
-def _as_u8(image: object) -> NDArray[np.uint8] | None:
-    return None if image is None else np.asarray(image, dtype=np.uint8)
-
-
-def _check_complete(path: Path, data: NDArray[np.uint8]) -> None:
-    """Refuse a JPEG or PNG whose end marker is missing (a truncated file)."""
-    head = bytes(data[:8])
-    tail = bytes(data[-64:])
-    if head[:3] == b"\xff\xd8\xff" and b"\xff\xd9" not in tail:
-        raise ValueError(f"truncated JPEG image: {str(path)!r}")
-    if head == b"\x89PNG\r\n\x1a\n" and b"IEND" not in tail:
-        raise ValueError(f"truncated PNG image: {str(path)!r}")
+    return read_image(path)
 
 
 def draw_reading(image: NDArray[np.uint8], reading: DiceReading) -> NDArray[np.uint8]:

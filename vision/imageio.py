@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
 from pathlib import Path
 
 import cv2
@@ -10,6 +13,9 @@ import numpy.typing as npt
 from tablier.vision.errors import BadFrameError
 
 Image = npt.NDArray[np.uint8]
+
+_DAMAGE = ("corrupt jpeg data", "premature end of jpeg file")
+"""What libjpeg prints for a damaged file it still decodes (missing parts painted grey)."""
 
 
 def decode_image(data: bytes, *, name: str = "image") -> Image:
@@ -23,7 +29,7 @@ def decode_image(data: bytes, *, name: str = "image") -> Image:
         The image.
 
     Raises:
-        BadFrameError: if the bytes are empty, truncated or not an image.
+        BadFrameError: if the bytes are empty, truncated, damaged or not an image.
 
     >>> decode_image(b"not an image")
     Traceback (most recent call last):
@@ -32,14 +38,52 @@ def decode_image(data: bytes, *, name: str = "image") -> Image:
     """
     if not data:
         raise BadFrameError(f"{name} is empty")
-    if data[:3] == b"\xff\xd8\xff" and not data.rstrip(b"\x00").endswith(b"\xff\xd9"):
+    # NOTE: a JPEG's end marker may be followed by a few padding bytes; a missing marker
+    # that this misses, libjpeg reports as a premature end (below).
+    if data[:3] == b"\xff\xd8\xff" and b"\xff\xd9" not in data[-64:]:
         raise BadFrameError(f"{name} is a truncated JPEG (no end-of-image marker)")
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" not in data[-16:]:
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" not in data[-64:]:
         raise BadFrameError(f"{name} is a truncated PNG (no IEND chunk)")
-    arr = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    arr, said = _decode(np.frombuffer(data, np.uint8))
+    damage = [line for line in said.splitlines() if line.strip().lower().startswith(_DAMAGE)]
+    if damage:
+        raise BadFrameError(f"{name} is a damaged JPEG ({damage[0].strip()})")
     if arr is None or arr.ndim != 3:
         raise BadFrameError(f"{name} is not a readable image (JPEG, PNG or BMP)")
+    if said:
+        # NOTE: an image refused is said to be so in one line, and what the codec printed
+        # about it is dropped; with one read, anything printed meanwhile is written out.
+        sys.stderr.write(said)
+        sys.stderr.flush()
     return np.ascontiguousarray(cv2.cvtColor(arr, cv2.COLOR_BGR2RGB))
+
+
+def _decode(data: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8] | None, str]:
+    """Decode image bytes, catching what the codec prints on stderr.
+
+    NOTE: libjpeg reports a damaged file only by a "Corrupt JPEG data" (or "Premature end")
+    line on file descriptor 2, and still returns a picture, grey where data is missing; the
+    line is caught to refuse it. libpng and OpenCV print their own errors there too.
+    """
+    try:
+        saved = os.dup(2)
+    except OSError:
+        return _u8(cv2.imdecode(data, cv2.IMREAD_COLOR)), ""
+    with tempfile.TemporaryFile() as sink:
+        try:
+            sys.stderr.flush()
+            os.dup2(sink.fileno(), 2)
+            arr = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        sink.seek(0)
+        said = sink.read().decode("utf-8", "replace")
+    return _u8(arr), said
+
+
+def _u8(arr: object) -> npt.NDArray[np.uint8] | None:
+    return None if arr is None else np.asarray(arr, np.uint8)
 
 
 def read_image(path: str | Path) -> Image:
@@ -52,7 +96,7 @@ def read_image(path: str | Path) -> Image:
         The image.
 
     Raises:
-        BadFrameError: if the file is missing, unreadable, truncated or not an image.
+        BadFrameError: if the file is missing, unreadable, truncated, damaged or not an image.
     """
     p = Path(path)
     try:

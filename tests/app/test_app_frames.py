@@ -71,6 +71,20 @@ def test_unreadable_frame_is_reported_not_raised(tmp_path: Path) -> None:
     assert frames[2].image is not None
 
 
+def test_damaged_frame_is_reported_not_read_half_grey(tmp_path: Path) -> None:
+    d = tmp_path / "frames"
+    d.mkdir()
+    img = np.random.default_rng(1).integers(0, 255, (60, 80, 3), dtype=np.uint8)
+    for i in range(2):
+        cv2.imwrite(str(d / f"{i:04d}.jpg"), img)
+    data = (d / "0000.jpg").read_bytes()
+    (d / "0000.jpg").write_bytes(data[:700] + b"\x55" * 300 + data[1000:])
+    frames = list(FileSource(d).frames())
+    assert frames[0].image is None and "0000.jpg" in (frames[0].problem or "")
+    assert "damaged JPEG" in (frames[0].problem or "")
+    assert frames[1].image is not None
+
+
 def test_video(tmp_path: Path) -> None:
     path = tmp_path / "v.avi"
     out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (32, 24))

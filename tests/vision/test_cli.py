@@ -63,12 +63,20 @@ def test_see_prints_the_observation_and_writes_a_picture(
     (lambda d: _write(d / "cut.jpg", (ROOT / "frame_000.jpg").read_bytes()[:5000]),
      "truncated JPEG"),
     (lambda d: _write(d / "junk.jpg", b"\x00" * 100), "not a readable image"),
+    (lambda d: _write(d / "hole.jpg", _damaged((ROOT / "frame_000.jpg").read_bytes())),
+     "damaged JPEG"),
 ])
 def test_see_refuses_bad_images(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                 make: object, text: str) -> None:
     path = make(tmp_path)  # type: ignore[operator]
     _one_line_error(*_run(capsys, "see", str(path), "--calibration",
                           str(ROOT / "calibration.json")), text)
+
+
+def _damaged(data: bytes) -> bytes:
+    """A JPEG with a stretch of its picture data overwritten, its ends whole."""
+    third = len(data) // 3
+    return data[:third] + b"\x55" * 2000 + data[third + 2000:]
 
 
 def _write(path: Path, data: bytes) -> Path:
