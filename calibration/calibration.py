@@ -181,8 +181,13 @@ class Calibration:
         """
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise CalibrationError(f"not a tablier calibration (format must be {FORMAT!r})")
-        if data.get("version") != VERSION:
-            raise CalibrationError(f"calibration version {data.get('version')!r} is stale "
+        version = data.get("version")
+        if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
+            raise CalibrationError(f"calibration version {version} was written by a newer "
+                                   f"tablier (this one reads version {VERSION}): update tablier "
+                                   "or run tablier calibrate")
+        if version != VERSION:
+            raise CalibrationError(f"calibration version {version!r} is stale "
                                    f"(this tablier reads version {VERSION}): run tablier calibrate")
         try:
             size = _numbers(data["image_size"], "image_size", 2)

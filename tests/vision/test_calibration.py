@@ -28,7 +28,10 @@ def _doc(small_session: Path) -> dict[str, object]:
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    (lambda d: d.update(version=VERSION + 1), "stale"),
+    (lambda d: d.update(version=VERSION - 1), "stale"),
+    (lambda d: d.update(version=str(VERSION)), "stale"),
+    (lambda d: d.pop("version"), "stale"),
+    (lambda d: d.update(version=VERSION + 1), "newer tablier"),
     (lambda d: d.update(format="other"), "not a tablier calibration"),
     (lambda d: d.pop("quad"), "'quad'"),
     (lambda d: d.update(quad=[[0, 0], [1, 1]]), "quad"),
