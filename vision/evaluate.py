@@ -154,6 +154,40 @@ def _at(center_mm: Sequence[float], die: dict[str, Any]) -> bool:
     return cv2.pointPolygonTest(np.asarray(outline, np.float32), point, False) >= 0
 
 
+class TruthError(ValueError):
+    """A frame's truth file cannot be scored against (not JSON, or a field missing)."""
+
+
+TRUTH_FIELDS = ("occluded", "quad", "image", "fields", "dice", "marks")
+"""What :func:`score` reads of a frame's truth."""
+
+
+def load_truth(path: Path) -> dict[str, Any]:
+    """A frame's truth, checked to hold what :func:`score` reads.
+
+    Args:
+        path: the truth file (``frame_NNN.json`` beside its picture).
+
+    Returns:
+        The truth.
+
+    Raises:
+        TruthError: naming the file, if it cannot be read, is not JSON or lacks a field.
+    """
+    try:
+        truth = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise TruthError(f"cannot read the truth {str(path)!r}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise TruthError(f"the truth {str(path)!r} is not readable JSON ({exc})") from None
+    missing = ([k for k in TRUTH_FIELDS if k not in truth] if isinstance(truth, dict)
+               else list(TRUTH_FIELDS))
+    if missing:
+        raise TruthError(f"the truth {str(path)!r} lacks {', '.join(map(repr, missing))}: "
+                         "not a frame's truth from tablier render")
+    return dict(truth)
+
+
 def score(obs: Observation, truth: dict[str, Any], report: Report) -> dict[str, Any]:
     """Score one observation against its truth, adding to ``report``.
 
@@ -233,15 +267,18 @@ def evaluate(root: Path, *, recognizer_factory: Any = Recognizer,
     Raises:
         FileNotFoundError: if ``root`` holds no session.
         CalibrationError: if a session's calibration is wrong.
+        TruthError: if a frame's truth is not JSON or lacks a field; every truth is read
+            before the first frame, so a broken one is found at once, not minutes in.
     """
     report = Report()
     todo = list(sessions(root))
     if not todo:
         raise FileNotFoundError(f"no calibration.json under {str(root)!r}: not a fixture set")
+    truths = {truth: load_truth(truth) for session in todo for _, truth in frames(session)}
     for done, session in enumerate(todo, 1):
         rec = recognizer_factory(Calibration.load(session / "calibration.json"))
         for img_path, truth_path in frames(session):
-            truth = json.loads(truth_path.read_text())
+            truth = truths[truth_path]
             name = str(img_path.relative_to(root))
             try:
                 obs = rec.recognize(read_image(img_path), previous=None)
@@ -249,7 +286,12 @@ def evaluate(root: Path, *, recognizer_factory: Any = Recognizer,
                 report.failures.append(f"{name}: {exc.reason}")
                 report.tallies["markers (board)"].add(False)
                 continue
-            row = {"frame": name} | score(obs, truth, report)
+            try:
+                scored = score(obs, truth, report)
+            except (KeyError, TypeError, IndexError) as exc:
+                raise TruthError(f"the truth {str(truth_path)!r} does not hold a frame's "
+                                 f"truth as tablier render writes it ({exc!r})") from None
+            row = {"frame": name} | scored
             for stage, ms in obs.timings:
                 report.timings.setdefault(stage, []).append(ms)
                 row[f"{stage}_ms"] = round(ms, 3)

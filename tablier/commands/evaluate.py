@@ -54,13 +54,14 @@ def run(args: argparse.Namespace) -> int:
         0.
 
     Raises:
-        UsageError: if SET is not a fixture set or a calibration in it is wrong.
+        UsageError: if SET is not a fixture set, or a calibration or a frame's truth in it
+            is wrong.
     """
     import cv2
 
     from tablier.calibration.calibration import CalibrationError
     from tablier.cli import UsageError
-    from tablier.vision.evaluate import evaluate, write_csv
+    from tablier.vision.evaluate import TruthError, evaluate, write_csv
     from tablier.vision.photo import OwnReader
 
     if not args.set.is_dir():
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = (evaluate(args.set, progress=_progress, recognizer_factory=OwnReader)
                   if args.own else evaluate(args.set, progress=_progress))
-    except (FileNotFoundError, CalibrationError) as exc:
+    except (FileNotFoundError, CalibrationError, TruthError) as exc:
         raise UsageError(str(exc)) from None
     print(report.table())
     try:

@@ -224,6 +224,13 @@ def test_eval_prints_a_table_and_writes_csv(tmp_path: Path,
     _one_line_error(*_run(capsys, "eval", str(tmp_path / "nothing")), "no fixture set")
     (tmp_path / "empty").mkdir()
     _one_line_error(*_run(capsys, "eval", str(tmp_path / "empty")), "not a fixture set")
+    # a truth cut short (a copy broken off): named at once, nothing written
+    truth = tmp_path / "set" / "s01" / "frame_001.json"
+    truth.write_text(truth.read_text()[:100])
+    csv_path.unlink()
+    _one_line_error(*_run(capsys, "eval", str(tmp_path / "set"), "--out", str(csv_path)),
+                    "frame_001.json' is not readable JSON")
+    assert not csv_path.exists()
 
 
 def test_render_set_and_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

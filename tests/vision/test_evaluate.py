@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from tablier.vision.evaluate import Report, p90, score
+import pytest
+from tablier.vision import evaluate as evaluate_module
+from tablier.vision.evaluate import Report, TruthError, evaluate, p90, score
 
 
 def _obs(*dice: tuple[int | None, tuple[float, float]]) -> Any:
@@ -91,3 +95,44 @@ def test_p90_is_the_value_at_nine_tenths_of_the_sorted_values() -> None:
     assert p90([5.0, 1.0, 3.0, 2.0, 4.0, 10.0, 9.0, 8.0, 7.0, 6.0]) == 10.0
     assert p90([float(v) for v in range(20, 0, -1)]) == 19.0
     assert p90([7.5]) == 7.5
+
+
+def _set(tmp_path: Path, truths: dict[str, str]) -> Path:
+    """A fixture set of one session: a calibration and, per frame, a picture and a truth."""
+    session = tmp_path / "set" / "s00"
+    session.mkdir(parents=True)
+    (session / "calibration.json").write_text("{}")
+    for name, text in truths.items():
+        (session / f"{name}.jpg").write_bytes(b"")
+        (session / f"{name}.json").write_text(text)
+    return session.parent
+
+
+def _never(calibration: object) -> Any:
+    raise AssertionError("no frame may be read before every truth is checked")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"occluded": false, "dice": [', "not readable JSON"),
+    ('{"occluded": false, "quad": [], "image": [1, 1], "fields": [], "dice": []}', "'marks'"),
+    ("[1, 2]", "lacks"),
+])
+def test_a_broken_truth_is_named_before_any_frame_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, message: str) -> None:
+    good = json.dumps(TRUTH | {"marks": {}})
+    root = _set(tmp_path, {"frame_000": good, "frame_001": text})
+    monkeypatch.setattr(evaluate_module.Calibration, "load", staticmethod(lambda path: None))
+    with pytest.raises(TruthError, match=message) as caught:
+        evaluate(root, recognizer_factory=_never)
+    assert "frame_001.json" in str(caught.value)
+
+
+def test_a_truth_whose_parts_are_wrong_is_named_when_scored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = TRUTH | {"marks": {}, "dice": [{"value": 3}]}  # a die with no place
+    root = _set(tmp_path, {"frame_000": json.dumps(bad)})
+    monkeypatch.setattr(evaluate_module.Calibration, "load", staticmethod(lambda path: None))
+    monkeypatch.setattr(evaluate_module, "read_image", lambda path: None)
+    seen = SimpleNamespace(recognize=lambda image, previous: _obs((3, (100.0, 100.0))))
+    with pytest.raises(TruthError, match="frame_000.json"):
+        evaluate(root, recognizer_factory=lambda calibration: seen)
