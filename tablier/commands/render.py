@@ -97,14 +97,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--size must be WxH, not {args.size!r}") from None
     if not (64 <= w <= 8000 and 64 <= h <= 8000):
         raise UsageError(f"--size {args.size!r} out of range 64..8000")
-    if (args.sessions < 1 or args.frames < 1 or not 0 <= args.occluders <= 1
-            or not 0 <= args.cocked <= 1 or not 0 <= args.by_rail <= 1
-            or not 0 <= args.on_dames <= 1 or not 0 <= args.on_die <= 1
-            or not 0 <= args.touching <= 1 or not 0 <= args.depth <= 80
-            or not 0 <= args.on_die_reach <= 1):
-        raise UsageError("--sessions and --frames must be at least 1, --occluders, --cocked, "
-                         "--by-rail, --on-dames, --on-die, --on-die-reach and --touching "
-                         "0..1, --depth 0..80 mm")
+    for name in ("sessions", "frames"):
+        if getattr(args, name) < 1:
+            raise UsageError(f"--{name} must be at least 1, not {getattr(args, name)}")
+    for name, top in (("occluders", 1), ("cocked", 1), ("by_rail", 1), ("on_dames", 1),
+                      ("on_die", 1), ("on_die_reach", 1), ("touching", 1), ("depth", 80)):
+        if not 0 <= getattr(args, name) <= top:
+            unit = " mm" if name == "depth" else ""
+            raise UsageError(f"--{name.replace('_', '-')} must be 0..{top}{unit}, "
+                             f"not {getattr(args, name)}")
     from tablier.calibration.calibration import CalibrationError
     try:
         return _render(args, w, h)

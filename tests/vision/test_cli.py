@@ -256,4 +256,11 @@ def test_render_set_and_game(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         profile = Calibration.load(out / "s00" / "calibration.json").profile
         assert look_alike(profile) == {"white": [], "black": fields}
     _one_line_error(*_run(capsys, "render", str(tmp_path / "x"), "--size", "big"), "--size")
-    _one_line_error(*_run(capsys, "render", str(tmp_path / "x"), "--cocked", "2"), "--cocked")
+    _one_line_error(*_run(capsys, "render", str(tmp_path / "x"), "--cocked", "2"),
+                    "--cocked must be 0..1, not 2.0")
+    _one_line_error(*_run(capsys, "render", str(tmp_path / "x"), "--on-die-reach", "-1"),
+                    "--on-die-reach must be 0..1")
+    _one_line_error(*_run(capsys, "render", str(tmp_path / "x"), "--depth", "90"),
+                    "--depth must be 0..80 mm")
+    _one_line_error(*_run(capsys, "render", str(tmp_path / "x"), "--frames", "0"),
+                    "--frames must be at least 1, not 0")
