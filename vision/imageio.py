@@ -106,3 +106,31 @@ def read_image(path: str | Path) -> Image:
     except OSError as exc:
         raise BadFrameError(f"cannot read image {str(p)!r}: {exc.strerror}") from None
     return decode_image(data, name=f"image {str(p)!r}")
+
+
+def write_image(path: str | Path, image: npt.NDArray[np.uint8], *, rgb: bool = True) -> None:
+    """Write a picture (``.jpg``, ``.png``, ``.bmp``, or another kind OpenCV writes).
+
+    Args:
+        path: the file; its folder must exist.
+        image: HxWx3 (RGB, or BGR with ``rgb=False``) or HxW uint8.
+        rgb: whether a colour ``image`` is RGB (tablier's order) rather than OpenCV's BGR.
+
+    Raises:
+        OSError: naming the file, if OpenCV writes no such kind of picture or the file cannot
+            be written.
+    """
+    p = Path(path)
+    if not cv2.haveImageWriter(str(p)):
+        raise OSError(f"cannot write {str(p)!r}: not a kind of picture OpenCV writes "
+                      "(give .jpg, .png or .bmp)")
+    arr = np.asarray(image)
+    if rgb and arr.ndim == 3:
+        arr = np.asarray(cv2.cvtColor(arr, cv2.COLOR_RGB2BGR), np.uint8)
+    try:
+        written = cv2.imwrite(str(p), arr)
+    except cv2.error as exc:
+        raise OSError(f"cannot write {str(p)!r}: {str(exc).strip().splitlines()[-1]}") from None
+    if not written:
+        why = ("no such folder" if not p.parent.is_dir() else "not writable here")
+        raise OSError(f"cannot write {str(p)!r}: {why}")

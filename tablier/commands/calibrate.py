@@ -81,15 +81,14 @@ def parse_corners(values: list[str]) -> list[tuple[float, float]]:
 
 
 def _write(path: Path, image: object, *, rgb: bool = True) -> None:
-    import cv2
     import numpy as np
 
     from tablier.cli import UsageError
-    arr = np.asarray(image)
-    if rgb and arr.ndim == 3:
-        arr = cv2.cvtColor(arr, cv2.COLOR_RGB2BGR)
-    if not cv2.imwrite(str(path), arr):
-        raise UsageError(f"cannot write {str(path)!r}")
+    from tablier.vision.imageio import write_image
+    try:
+        write_image(path, np.asarray(image, np.uint8), rgb=rgb)
+    except OSError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:

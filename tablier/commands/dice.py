@@ -59,11 +59,10 @@ def run(args: argparse.Namespace) -> int:
         UsageError: if the image is missing, unreadable, truncated or not an image, or the
             corners are malformed or place no board.
     """
-    import cv2
-
     from tablier.cli import UsageError
     from tablier.commands.calibrate import parse_corners
     from tablier.vision.dice import DiceConfig, draw_reading, load_image
+    from tablier.vision.imageio import write_image
     from tablier.vision.photo import read_photo
 
     corners = parse_corners(args.corners) if args.corners else None
@@ -76,8 +75,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{exc} ({args.image!r})" if args.image not in str(exc)
                          else str(exc)) from None
     if args.debug is not None:
-        args.debug.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(args.debug / f"{Path(args.image).stem}.dice.png"),
-                    draw_reading(image, reading)[:, :, ::-1])
+        try:
+            args.debug.mkdir(parents=True, exist_ok=True)
+            write_image(args.debug / f"{Path(args.image).stem}.dice.png",
+                        draw_reading(image, reading))
+        except OSError as exc:
+            raise UsageError(f"--debug: {exc}") from None
     print(json.dumps(reading.to_json()))
     return 0

@@ -63,14 +63,12 @@ def run(args: argparse.Namespace) -> int:
         UsageError: for a missing/corrupt image, a missing or stale calibration, a frame of
             the wrong size or with no board.
     """
-    import cv2
-
     from tablier.calibration.calibration import Calibration, CalibrationError
     from tablier.cli import UsageError
     from tablier.commands.calibrate import parse_corners
     from tablier.vision.annotate import annotate
     from tablier.vision.errors import RecognitionError
-    from tablier.vision.imageio import read_image
+    from tablier.vision.imageio import read_image, write_image
     from tablier.vision.photo import OwnReader
     from tablier.vision.recognizer import Recognizer
 
@@ -98,8 +96,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if not args.no_picture:
         out = args.annotated or Path(f"{args.image.stem}.seen.jpg")
-        picture = cv2.cvtColor(annotate(recognizer, frame, obs), cv2.COLOR_RGB2BGR)
-        if not cv2.imwrite(str(out), picture):
-            raise UsageError(f"cannot write the annotated picture {str(out)!r}")
+        try:
+            write_image(out, annotate(recognizer, frame, obs))
+        except OSError as exc:
+            raise UsageError(f"the annotated picture: {exc}") from None
     print(json.dumps(obs.to_json(), indent=1))
     return 0

@@ -188,9 +188,8 @@ def _snapshot(camera: Any, path: Path, lock: Path) -> int:
     import json
     import time
 
-    import cv2
-
     from tablier.frames import PiCameraSource
+    from tablier.vision.imageio import write_image
 
     if isinstance(camera, PiCameraSource):
         time.sleep(2.0)  # NOTE: let the automatic exposure and white balance settle first
@@ -200,8 +199,10 @@ def _snapshot(camera: Any, path: Path, lock: Path) -> int:
     frame = next((f for f in camera.frames() if f.image is not None), None)
     if frame is None or frame.image is None:
         _fail("the camera gave no frame")
-    if not cv2.imwrite(str(path), cv2.cvtColor(frame.image, cv2.COLOR_RGB2BGR)):
-        _fail(f"cannot write {path}")
+    try:
+        write_image(path, frame.image)
+    except OSError as exc:
+        _fail(str(exc))
     print(f"saved {path}: now 'tablier calibrate board {path} --out calibration.json'",
           file=sys.stderr)
     return 0

@@ -84,6 +84,14 @@ def _write(path: Path, data: bytes) -> Path:
     return path
 
 
+def test_see_names_an_annotated_picture_it_cannot_write(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name, text in (("seen.pdf", "not a kind of picture"), ("no/seen.jpg", "no such folder")):
+        _one_line_error(*_run(capsys, "see", str(ROOT / "frame_000.jpg"), "--calibration",
+                              str(ROOT / "calibration.json"), "--annotated",
+                              str(tmp_path / name)), text)
+
+
 def test_see_refuses_wrong_size_no_board_and_bad_calibration(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     small = tmp_path / "small.png"
@@ -148,6 +156,8 @@ def test_calibrate_steps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     code, _out, _ = _run(capsys, "calibrate", "markers", "--out", str(tmp_path / "m.png"),
                         "--dpi", "100")
     assert code == 0 and (tmp_path / "m.png").exists()
+    _one_line_error(*_run(capsys, "calibrate", "markers", "--out", str(tmp_path / "m.pdf")),
+                    "'" + str(tmp_path / "m.pdf") + "': not a kind of picture OpenCV writes")
     code, _out, err = _run(capsys, "calibrate", "board", str(ROOT / "reference.jpg"), "--out",
                           str(tmp_path / "c.json"), "--overlay", str(tmp_path / "o.jpg"))
     assert code == 0, err

@@ -111,6 +111,16 @@ def test_bad_input_is_one_line_exit_2(make: object, tmp_path: Path,
     assert path.name in err
 
 
+def test_a_debug_folder_that_cannot_be_made_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("a file, not a folder")
+    code, out, err = _run(capsys, str(FIXTURES / "real" / "two_7.jpg"), "--debug",
+                          str(blocker / "debug"))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "--debug" in err and "Traceback" not in err
+
+
 def test_load_image_is_rgb() -> None:
     image = load_image(FIXTURES / "real" / "two_7.jpg")
     bgr = cv2.imread(str(FIXTURES / "real" / "two_7.jpg"))

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from tablier.vision import imageio
 from tablier.vision.errors import BadFrameError
-from tablier.vision.imageio import read_image
+from tablier.vision.imageio import read_image, write_image
 
 
 def _jpeg(tmp_path: Path) -> Path:
@@ -78,3 +78,22 @@ def test_other_stderr_output_is_written_out(tmp_path: Path, monkeypatch: pytest.
 def test_refuses_missing_file(tmp_path: Path) -> None:
     with pytest.raises(BadFrameError, match="no image file"):
         read_image(tmp_path / "nope.jpg")
+
+
+def test_write_image_round_trips_rgb(tmp_path: Path) -> None:
+    img = np.zeros((20, 30, 3), np.uint8)
+    img[..., 0] = 200  # red, in tablier's RGB order
+    write_image(tmp_path / "red.png", img)
+    assert np.array_equal(read_image(tmp_path / "red.png"), img)
+    write_image(tmp_path / "bgr.png", img, rgb=False)
+    assert read_image(tmp_path / "bgr.png")[0, 0].tolist() == [0, 0, 200]
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("chart.pdf", "not a kind of picture OpenCV writes"),
+    ("no/such/folder/x.png", "no such folder"),
+])
+def test_write_image_names_what_is_wrong(tmp_path: Path, name: str, message: str) -> None:
+    with pytest.raises(OSError, match=message) as caught:
+        write_image(tmp_path / name, np.zeros((8, 8, 3), np.uint8))
+    assert name.split("/")[-1] in str(caught.value)
