@@ -21,6 +21,8 @@ import numpy as np
 import numpy.typing as npt
 from tablier.calibration.geometry import BoardGeometry
 
+from tablier.files import write_durably
+
 FORMAT = "tablier-calibration"
 """The ``format`` field of every calibration file."""
 VERSION = 1
@@ -228,12 +230,9 @@ class Calibration:
             path: the file to write.
 
         Raises:
-            OSError: if the file cannot be written.
+            OSError: naming the file, if it cannot be written (an old file there is kept).
         """
-        p = Path(path)
-        tmp = p.with_suffix(p.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n")
-        tmp.replace(p)
+        write_durably(path, json.dumps(self.to_json(), indent=1) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> Calibration:

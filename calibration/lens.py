@@ -17,6 +17,8 @@ import numpy as np
 import numpy.typing as npt
 from tablier.calibration.calibration import CalibrationError, Lens
 
+from tablier.files import write_durably
+
 SQUARES = (7, 5)
 """Chessboard squares across and down the ChArUco sheet."""
 SQUARE_MM = 30.0
@@ -103,10 +105,11 @@ def save_lens(lens: Lens, path: Path) -> None:
         path: the file.
 
     Raises:
-        OSError: if it cannot be written.
+        OSError: naming the file, if it cannot be written (an old file there is kept).
     """
-    path.write_text(json.dumps({"format": "tablier-lens", "matrix": [list(r) for r in lens.matrix],
-                                "dist": list(lens.dist), "rms": lens.rms}, indent=1) + "\n")
+    write_durably(path, json.dumps({"format": "tablier-lens",
+                                    "matrix": [list(r) for r in lens.matrix],
+                                    "dist": list(lens.dist), "rms": lens.rms}, indent=1) + "\n")
 
 
 def load_lens(path: Path) -> Lens:

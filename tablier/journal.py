@@ -30,6 +30,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from tablier.files import fsync_dir
+
 if TYPE_CHECKING:
     from typing_extensions import Self
 
@@ -175,7 +177,7 @@ class Journal:
                 f"a journal already exists at {p}: use --resume to continue it") from None
         except OSError as exc:
             raise JournalError(f"cannot write journal {p}: {exc.strerror}") from None
-        _fsync_dir(p.parent)
+        fsync_dir(p.parent)
         return cls(p, fd, (), None)
 
     @classmethod
@@ -271,18 +273,3 @@ def _last_byte(path: Path) -> bytes:
     with path.open("rb") as f:
         f.seek(-1, os.SEEK_END)
         return f.read(1)
-
-
-def _fsync_dir(folder: Path) -> None:
-    # NOTE: a new file's directory entry must reach the disk too, or a power cut can lose the
-    # whole file. Not every platform lets a directory be opened; that is not an error.
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

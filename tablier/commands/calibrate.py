@@ -158,4 +158,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(exc.reason) from None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    except OSError as exc:  # the calibration or lens file could not be written
+        raise UsageError(str(exc)) from None
     return 0

@@ -188,13 +188,17 @@ def _snapshot(camera: Any, path: Path, lock: Path) -> int:
     import json
     import time
 
+    from tablier.files import write_durably
     from tablier.frames import PiCameraSource
     from tablier.vision.imageio import write_image
 
     if isinstance(camera, PiCameraSource):
         time.sleep(2.0)  # NOTE: let the automatic exposure and white balance settle first
         held = camera.lock()
-        lock.write_text(json.dumps(held.to_json()) + "\n")
+        try:
+            write_durably(lock, json.dumps(held.to_json()) + "\n")
+        except OSError as exc:
+            _fail(str(exc))
         print(f"exposure and white balance locked: {lock}", file=sys.stderr)
     frame = next((f for f in camera.frames() if f.image is not None), None)
     if frame is None or frame.image is None:

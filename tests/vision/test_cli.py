@@ -158,6 +158,9 @@ def test_calibrate_steps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert code == 0 and (tmp_path / "m.png").exists()
     _one_line_error(*_run(capsys, "calibrate", "markers", "--out", str(tmp_path / "m.pdf")),
                     "'" + str(tmp_path / "m.pdf") + "': not a kind of picture OpenCV writes")
+    _one_line_error(*_run(capsys, "calibrate", "board", str(ROOT / "reference.jpg"), "--out",
+                          str(tmp_path / "none" / "c.json")),
+                    "cannot write '" + str(tmp_path / "none" / "c.json") + "'")
     code, _out, err = _run(capsys, "calibrate", "board", str(ROOT / "reference.jpg"), "--out",
                           str(tmp_path / "c.json"), "--overlay", str(tmp_path / "o.jpg"))
     assert code == 0, err
