@@ -9,22 +9,16 @@ with ``value=None`` and ``reason="cocked"``; one cut by the image border, ``"out
 
 Every tuned number is a field of :class:`DiceConfig`; a calibration may pass its own.
 
-Run as a module to see what it found::
+Run as a module to see what it found (the same as ``tablier dice``)::
 
-    python -m tablier.vision.dice IMAGE [--debug OUT_DIR] [--json]
-
-usage: python -m tablier.vision.dice [-h] [--debug DIR] [--json] [--whole] IMAGE
-
-Read the dice on a photograph and optionally write an annotated picture.
+    python -m tablier.vision.dice IMAGE [--debug OUT_DIR] [--json] [--whole]
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import functools
 import itertools
-import json
 import math
 import sys
 from collections.abc import Iterable, Sequence
@@ -2556,10 +2550,10 @@ def draw_reading(image: NDArray[np.uint8], reading: DiceReading) -> NDArray[np.u
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Read one image, print the JSON reading and optionally write an annotated picture.
+    """Run ``tablier dice`` (this module's entry point is the same command).
 
     Args:
-        argv: arguments without the program name.
+        argv: the command's arguments, without the program name; ``sys.argv[1:]`` when None.
 
     Returns:
         0, or 2 when the image cannot be read.
@@ -2567,30 +2561,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     Raises:
         SystemExit: from argparse on bad arguments.
     """
-    parser = argparse.ArgumentParser(
-        prog="python -m tablier.vision.dice",
-        description="Read the dice on a photograph and optionally write an annotated picture.")
-    parser.add_argument("image", metavar="IMAGE")
-    parser.add_argument("--debug", metavar="DIR", type=Path,
-                        help="write IMAGE-stem.dice.png with pips, faces and dice drawn")
-    parser.add_argument("--json", action="store_true", help="(the default) print JSON")
-    parser.add_argument("--whole", action="store_true",
-                        help="read the whole picture even where the board's markers are seen")
-    args = parser.parse_args(argv)
-    from tablier.vision.photo import read_photo
-    try:
-        image = load_image(args.image)
-        reading = read_photo(DiceConfig(), image, whole=args.whole)
-    except ValueError as exc:
-        print(f"dice: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(reading.to_json()))
-    if args.debug is not None:
-        args.debug.mkdir(parents=True, exist_ok=True)
-        out = args.debug / f"{Path(args.image).stem}.dice.png"
-        cv2.imwrite(str(out), draw_reading(image, reading)[:, :, ::-1])
-        print(f"wrote {out}", file=sys.stderr)
-    return 0
+    from tablier.cli import main as cli_main
+
+    return cli_main(["dice", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":
