@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -16,6 +17,12 @@ Image = npt.NDArray[np.uint8]
 
 _DAMAGE = ("corrupt jpeg data", "premature end of jpeg file")
 """What libjpeg prints for a damaged file it still decodes (missing parts painted grey)."""
+_PADDING = re.compile(r"corrupt jpeg data: (\d+) extraneous bytes before marker")
+PADDING_BYTES = 16
+"""libjpeg also calls corrupt data a few bytes between the picture data and a marker, which it
+skips: some webcams pad their frames so, and the picture is whole. Up to this many are let
+through; damage inside the data shows as hundreds (a test JPEG with 300 bytes overwritten: 289
+and 299) or as another warning."""
 
 
 def decode_image(data: bytes, *, name: str = "image") -> Image:
@@ -45,17 +52,25 @@ def decode_image(data: bytes, *, name: str = "image") -> Image:
     if data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" not in data[-64:]:
         raise BadFrameError(f"{name} is a truncated PNG (no IEND chunk)")
     arr, said = _decode(np.frombuffer(data, np.uint8))
-    damage = [line for line in said.splitlines() if line.strip().lower().startswith(_DAMAGE)]
+    lines = [line for line in said.splitlines(keepends=True) if not _padding(line)]
+    damage = [line for line in lines if line.strip().lower().startswith(_DAMAGE)]
     if damage:
         raise BadFrameError(f"{name} is a damaged JPEG ({damage[0].strip()})")
     if arr is None or arr.ndim != 3:
         raise BadFrameError(f"{name} is not a readable image (JPEG, PNG or BMP)")
-    if said:
+    if lines:
         # NOTE: an image refused is said to be so in one line, and what the codec printed
-        # about it is dropped; with one read, anything printed meanwhile is written out.
-        sys.stderr.write(said)
+        # about it is dropped; for an image read, anything else printed meanwhile (another
+        # thread's lines, a codec's warning) is written out again.
+        sys.stderr.write("".join(lines))
         sys.stderr.flush()
     return np.ascontiguousarray(cv2.cvtColor(arr, cv2.COLOR_BGR2RGB))
+
+
+def _padding(line: str) -> bool:
+    """Whether a line libjpeg printed tells of a few bytes of padding, no damage."""
+    found = _PADDING.search(line.lower())
+    return found is not None and int(found.group(1)) <= PADDING_BYTES
 
 
 def _decode(data: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8] | None, str]:

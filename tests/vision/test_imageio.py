@@ -48,6 +48,17 @@ def test_padding_after_the_end_marker_is_no_damage(tmp_path: Path) -> None:
     assert np.array_equal(read_image(padded), read_image(path))
 
 
+def test_padding_before_the_end_marker_is_no_damage(tmp_path: Path,
+                                                    capfd: pytest.CaptureFixture[str]) -> None:
+    """libjpeg calls bytes before a marker corrupt data, but decodes the picture whole."""
+    path = _jpeg(tmp_path)
+    data = path.read_bytes()
+    padded = tmp_path / "padded.jpg"
+    padded.write_bytes(data[:-2] + b"\x00\x00" + data[-2:])
+    assert np.array_equal(read_image(padded), read_image(path))
+    assert capfd.readouterr().err == ""
+
+
 @pytest.mark.parametrize("suffix", [".jpg", ".png"])
 def test_a_refused_image_is_one_message(tmp_path: Path, suffix: str,
                                         capfd: pytest.CaptureFixture[str]) -> None:
