@@ -34,8 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         Nothing.
     """
     parser.add_argument("image", type=Path, help="the frame (JPEG or PNG)")
-    parser.add_argument("--calibration", type=Path, default=Path("calibration.json"),
-                        help="calibration file from tablier calibrate (default: %(default)s)")
+    parser.add_argument("--calibration", type=Path, default=None,
+                        help="calibration file from tablier calibrate (default: "
+                             "calibration.json)")
     parser.add_argument("--annotated", type=Path, default=None,
                         help="where to write the annotated picture (default: IMAGE.seen.jpg "
                              "in the current folder)")
@@ -75,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
     if args.corners is not None and not args.own:
         raise UsageError("--corners places the board only for --own (a calibration file "
                          "places it otherwise)")
+    if args.calibration is not None and args.own:
+        raise UsageError("--own reads the photograph on a calibration made from itself: give "
+                         "--own or --calibration, not both")
     try:
         if args.own:
             frame = read_image(args.image)
@@ -84,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             assert own.recognizer is not None
             recognizer = own.recognizer
         else:
-            calibration = Calibration.load(args.calibration)
+            calibration = Calibration.load(args.calibration or Path("calibration.json"))
             frame = read_image(args.image)
             recognizer = Recognizer(calibration)
             obs = recognizer.recognize(frame)

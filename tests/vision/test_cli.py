@@ -112,13 +112,14 @@ def test_see_refuses_wrong_size_no_board_and_bad_calibration(
 
 
 def test_see_own_reads_a_game_in_progress_without_a_calibration(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # A measuring frame of a game in progress, no calibration file in reach: every field's
     # colour and visible count and both dice, as the truth has them.
     frame = ROOT.parent / "s01" / "frame_002.jpg"
     pic = tmp_path / "own.jpg"
-    code, out, err = _run(capsys, "see", str(frame), "--own", "--calibration",
-                          str(tmp_path / "none.json"), "--annotated", str(pic))
+    monkeypatch.chdir(tmp_path)  # no calibration.json in reach
+    code, out, err = _run(capsys, "see", str(frame), "--own", "--annotated", str(pic))
     assert code == 0, err
     data = json.loads(out)
     truth = json.loads(frame.with_suffix(".json").read_text())
@@ -148,6 +149,8 @@ def test_see_own_refuses_a_photograph_it_cannot_place(
                           "x"), "X,Y pairs")
     _one_line_error(*_run(capsys, "see", frame, "--corners", "1,1", "2,2", "3,3", "4,4"),
                     "only for --own")
+    _one_line_error(*_run(capsys, "see", frame, "--own", "--calibration",
+                          str(ROOT / "calibration.json")), "not both")
     _one_line_error(*_run(capsys, "see", str(tmp_path / "missing.jpg"), "--own"),
                     "no image file")
 
