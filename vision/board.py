@@ -20,7 +20,7 @@ from tablier.calibration.calibration import Calibration, CalibrationError
 from tablier.calibration.geometry import MARKER_IDS
 from tablier.calibration.layout import SampleLayout
 from tablier.calibration.markers import MarkerFinder
-from tablier.vision.errors import BadFrameError, BoardNotFoundError
+from tablier.vision.errors import BadFrameError, BoardNotFoundError, RecognitionError
 
 Image = npt.NDArray[np.uint8]
 Matrix = npt.NDArray[np.float64]
@@ -457,27 +457,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: ``CALIBRATION IMAGE --debug OUT``.
 
     Returns:
-        0 when the board was found, 1 otherwise.
+        0 when the board was found, 1 when not, 2 when the calibration or the image cannot be
+        read or the picture not written.
 
     Raises:
         SystemExit: on bad arguments.
     """
-    from tablier.vision.imageio import read_image
+    from tablier.vision.errors import stage_failed
+    from tablier.vision.imageio import read_image, write_image
     parser = argparse.ArgumentParser(prog="python -m tablier.vision.board")
     parser.add_argument("calibration", type=Path)
     parser.add_argument("image", type=Path)
     parser.add_argument("--debug", type=Path, default=Path("out"))
     args = parser.parse_args(argv)
-    cfg = VisionConfig.from_calibration(Calibration.load(args.calibration))
-    image = read_image(args.image)
+    try:
+        cfg = VisionConfig.from_calibration(Calibration.load(args.calibration))
+        image = read_image(args.image)
+    except (CalibrationError, RecognitionError) as exc:
+        return stage_failed(parser.prog, exc)
     try:
         quad = locate_board(cfg, image)
     except BoardNotFoundError as exc:
         print(exc.reason)
         return 1
-    args.debug.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(args.debug / "rectified.png"),
-                cv2.cvtColor(rectify(cfg, image, quad), cv2.COLOR_RGB2BGR))
+    try:
+        args.debug.mkdir(parents=True, exist_ok=True)
+        write_image(args.debug / "rectified.png", rectify(cfg, image, quad))
+    except OSError as exc:
+        return stage_failed(parser.prog, exc)
     print(f"board found by {quad.source}, markers {list(quad.markers)}")
     return 0
 

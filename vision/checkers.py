@@ -321,21 +321,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: ``CALIBRATION IMAGE``.
 
     Returns:
-        0.
+        0, or 2 when the calibration or the image cannot be read or no board is found.
 
     Raises:
         SystemExit: on bad arguments.
     """
-    from tablier.calibration.calibration import Calibration
+    from tablier.calibration.calibration import Calibration, CalibrationError
     from tablier.vision.board import locate_board, rectify
+    from tablier.vision.errors import RecognitionError, stage_failed
     from tablier.vision.imageio import read_image
     parser = argparse.ArgumentParser(prog="python -m tablier.vision.checkers")
     parser.add_argument("calibration", type=Path)
     parser.add_argument("image", type=Path)
     args = parser.parse_args(argv)
-    cfg = VisionConfig.from_calibration(Calibration.load(args.calibration))
-    image = read_image(args.image)
-    counts = count_checkers(cfg, rectify(cfg, image, locate_board(cfg, image)))
+    try:
+        cfg = VisionConfig.from_calibration(Calibration.load(args.calibration))
+        image = read_image(args.image)
+        counts = count_checkers(cfg, rectify(cfg, image, locate_board(cfg, image)))
+    except (CalibrationError, RecognitionError) as exc:
+        return stage_failed(parser.prog, exc)
     for r in counts.fields:
         print(r.field, r.color.value if r.color else "-", r.visible, r.confidence)
     return 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 
 class RecognitionError(Exception):
     """A frame cannot be read; ``reason`` says why in one line."""
@@ -18,3 +20,21 @@ class BoardNotFoundError(RecognitionError):
 
 class BadFrameError(RecognitionError, ValueError):
     """The frame is not an image the recogniser can use (shape, type, size)."""
+
+
+def stage_failed(prog: str, exc: Exception) -> int:
+    """Say in one line on stderr why a stage run alone (``python -m tablier.vision.board``)
+    could not read its input; return its exit status, 2.
+
+    Args:
+        prog: the program's name.
+        exc: the error (its ``reason`` when it has one).
+
+    Returns:
+        2.
+
+    Raises:
+        Nothing.
+    """
+    print(f"{prog}: {getattr(exc, 'reason', None) or exc}", file=sys.stderr)
+    return 2

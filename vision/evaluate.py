@@ -12,11 +12,11 @@ true die is a stray and counts as one more die, read wrong: accuracy = right / (
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import math
 import statistics
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -321,26 +321,20 @@ def write_csv(report: Report, path: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Evaluate a set and print the table.
+    """Run ``tablier eval`` (this module's entry point is the same command).
 
     Args:
-        argv: ``SET [--out results.csv]``.
+        argv: the command's arguments, without the program name; ``sys.argv[1:]`` when None.
 
     Returns:
-        0.
+        0, or 2 for a set that cannot be read.
 
     Raises:
-        SystemExit: on bad arguments.
+        SystemExit: from argparse on bad arguments.
     """
-    parser = argparse.ArgumentParser(prog="python -m tablier.vision.evaluate")
-    parser.add_argument("set", type=Path)
-    parser.add_argument("--out", type=Path, default=None)
-    args = parser.parse_args(argv)
-    report = evaluate(args.set)
-    print(report.table())
-    if args.out:
-        write_csv(report, args.out)
-    return 0
+    from tablier.cli import main as cli_main
+
+    return cli_main(["eval", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
 from pathlib import Path
@@ -280,3 +281,26 @@ def test_render_set_and_game(tmp_path: Path, capsys: pytest.CaptureFixture[str])
                     "--depth must be 0..80 mm")
     _one_line_error(*_run(capsys, "render", str(tmp_path / "x"), "--frames", "0"),
                     "--frames must be at least 1, not 0")
+
+
+@pytest.mark.parametrize("stage", ["board", "checkers"])
+def test_a_stage_run_alone_names_a_missing_input(tmp_path: Path, stage: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    main = importlib.import_module(f"tablier.vision.{stage}").main
+    for cal, image, text in ((ROOT / "calibration.json", tmp_path / "none.jpg", "no image file"),
+                             (tmp_path / "none.json", ROOT / "frame_000.jpg",
+                              "no calibration file")):
+        code = main([str(cal), str(image)])
+        out, err = capsys.readouterr()
+        assert code == 2 and out == ""
+        assert err.count("\n") == 1 and f"tablier.vision.{stage}: {text}" in err
+
+
+def test_the_evaluate_module_is_tablier_eval(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from tablier.vision.evaluate import main as evaluate_main
+
+    (tmp_path / "empty").mkdir()
+    assert evaluate_main([str(tmp_path / "empty")]) == 2
+    assert capsys.readouterr().err == (f"tablier eval: no calibration.json under "
+                                       f"{str(tmp_path / 'empty')!r}: not a fixture set\n")
