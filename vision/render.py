@@ -1556,7 +1556,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=4)
     parser.add_argument("--size", default="1640x1232")
     args = parser.parse_args(argv)
-    w, h = (int(v) for v in args.size.lower().split("x"))
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        parser.error(f"--size must be WxH, not {args.size!r}")
+    if not (64 <= w <= 8000 and 64 <= h <= 8000) or args.count < 1:
+        parser.error("--size must be 64..8000 each way and --count at least 1")
     rng = np.random.default_rng(args.seed)
     for i in range(args.count):
         scene = random_scene(rng, occluder_rate=0.1)

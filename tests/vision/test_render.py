@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -420,3 +421,15 @@ def test_look_alike_draws_brown_points_and_brown_black_dames_with_the_same_draws
         assert min(np.abs(np.subtract(f, dark)).max() for f in alike.fields) <= 40
         assert np.abs(np.subtract(alike.black, black)).max() <= 16
     assert same_surface >= 10
+
+
+@pytest.mark.parametrize(("args", "text"), [(["--size", "big"], "--size must be WxH"),
+                                            (["--count", "0"], "--count at least 1")])
+def test_the_module_refuses_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        args: list[str], text: str) -> None:
+    from tablier.vision.render import main as render_main
+
+    with pytest.raises(SystemExit) as done:
+        render_main([str(tmp_path / "r"), *args])
+    assert done.value.code == 2 and text in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
