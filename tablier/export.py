@@ -286,9 +286,9 @@ def write_chart(events: Iterable[Mapping[str, Any]], path: str | Path) -> Path:
         The path written.
 
     Raises:
-        OSError: if the file cannot be written.
+        OSError: naming the file, if it cannot be written.
     """
-    import cv2
+    from tablier.vision.imageio import write_image
 
     events = list(events)
     tags, _, _ = throw_lines(events)
@@ -296,6 +296,5 @@ def write_chart(events: Iterable[Mapping[str, Any]], path: str | Path) -> Path:
     img = draw_chart(white, black, names=(tags.get("White", "White"), tags.get("Black", "Black")))
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(p), img):
-        raise OSError(f"cannot write the chart to {p}")
+    write_image(p, img, rgb=False)
     return p

@@ -274,11 +274,11 @@ def evaluate(root: Path, *, recognizer_factory: Any = Recognizer,
     todo = list(sessions(root))
     if not todo:
         raise FileNotFoundError(f"no calibration.json under {str(root)!r}: not a fixture set")
-    truths = {truth: load_truth(truth) for session in todo for _, truth in frames(session)}
+    found = {session: [(img, path, load_truth(path)) for img, path in frames(session)]
+             for session in todo}
     for done, session in enumerate(todo, 1):
         rec = recognizer_factory(Calibration.load(session / "calibration.json"))
-        for img_path, truth_path in frames(session):
-            truth = truths[truth_path]
+        for img_path, truth_path, truth in found[session]:
             name = str(img_path.relative_to(root))
             try:
                 obs = rec.recognize(read_image(img_path), previous=None)

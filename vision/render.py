@@ -1538,6 +1538,30 @@ def render_set(out: Path, *, seed: int = 0, sessions: int = 4, frames: int = 25,
     return folders
 
 
+def parse_size(text: str) -> tuple[int, int]:
+    """A frame size given as ``WxH``, each side 64..8000 pixels.
+
+    Args:
+        text: such as ``1640x1232``.
+
+    Returns:
+        (width, height).
+
+    Raises:
+        ValueError: naming ``--size`` and what is wrong.
+
+    >>> parse_size("1024x768")
+    (1024, 768)
+    """
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--size must be WxH, not {text!r}") from None
+    if not (64 <= w <= 8000 and 64 <= h <= 8000):
+        raise ValueError(f"--size {text!r} out of range 64..8000")
+    return w, h
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Write random frames with their truth.
 
@@ -1557,11 +1581,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--size", default="1640x1232")
     args = parser.parse_args(argv)
     try:
-        w, h = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        parser.error(f"--size must be WxH, not {args.size!r}")
-    if not (64 <= w <= 8000 and 64 <= h <= 8000) or args.count < 1:
-        parser.error("--size must be 64..8000 each way and --count at least 1")
+        w, h = parse_size(args.size)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.count < 1:
+        parser.error("give --count at least 1")
     rng = np.random.default_rng(args.seed)
     for i in range(args.count):
         scene = random_scene(rng, occluder_rate=0.1)

@@ -90,13 +90,12 @@ def run(args: argparse.Namespace) -> int:
         UsageError: for a bad size or count.
     """
     from tablier.cli import UsageError
+    from tablier.vision.render import parse_size
 
     try:
-        w, h = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        raise UsageError(f"--size must be WxH, not {args.size!r}") from None
-    if not (64 <= w <= 8000 and 64 <= h <= 8000):
-        raise UsageError(f"--size {args.size!r} out of range 64..8000")
+        w, h = parse_size(args.size)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     for name in ("sessions", "frames"):
         if getattr(args, name) < 1:
             raise UsageError(f"--{name} must be at least 1, not {getattr(args, name)}")
