@@ -21,7 +21,7 @@ import functools
 import itertools
 import math
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 from tablier.vision import dicenet
+from tablier.vision.groups import components
 from tablier.vision.imageio import read_image
 
 REASONS = ("cocked", "on_die", "out_of_view")
@@ -1156,25 +1157,6 @@ def _sized_like(shape: NDArray[np.float64], like: NDArray[np.float64]
         float(np.sqrt(np.linalg.det(shape))), 1e-9))
 
 
-def _components(n: int, edges: Iterable[tuple[int, int]]) -> list[list[int]]:
-    parent = list(range(n))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for a, b in edges:
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            parent[ra] = rb
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(root(i), []).append(i)
-    return list(groups.values())
-
-
 def _lit_alike(cfg: DiceConfig, a: _Pip, b: _Pip) -> bool:
     """Whether two pips may be of one face by their light: on evenly lit body, of one ink."""
     if abs(a.body - b.body) > cfg.body_tolerance * max(a.body, b.body):
@@ -1273,7 +1255,7 @@ def _pip_faces(cfg: DiceConfig, grey: NDArray[np.uint8], pips: Sequence[_Pip]) -
             continue
         edges.append((int(i), int(j)))
     faces: list[_Face] = []
-    for group in _components(n, edges):
+    for group in components(n, edges):
         faces.extend(_faces_in_group(cfg, pips, group, edges, grey))
     faces = _pair_twos(cfg, grey, pips, _keep_ones_on_body(cfg, grey, pips, faces))
     return _complete_faces(cfg, grey, pips, faces) if cfg.complete_depth < math.inf else faces
@@ -1633,7 +1615,7 @@ def _faces_in_group(cfg: DiceConfig, pips: Sequence[_Pip], group: list[int],
         worst = max(sub, key=length)
         rest = [e for e in sub if e != worst]
         idx = {g: k for k, g in enumerate(group)}
-        comps = _components(len(group), [(idx[a], idx[b]) for a, b in rest])
+        comps = components(len(group), [(idx[a], idx[b]) for a, b in rest])
         if len(comps) == 1:
             return _faces_in_group(cfg, pips, group, rest, grey) if rest else []
         parts = [[group[k] for k in comp] for comp in comps]

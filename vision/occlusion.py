@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 from tablier.vision.board import VisionConfig
+from tablier.vision.groups import components
 
 Image = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]
@@ -116,20 +117,10 @@ def _largest_cluster(points: npt.NDArray[np.float64], reach: float,
     if n == 0:
         return 0
     d = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
-    parent = list(range(n))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-    for i, j in zip(*np.nonzero(np.triu(d < reach, 1))):
-        parent[root(int(i))] = root(int(j))
-    roots = np.array([root(i) for i in range(n)])
     best = 0
-    for r in np.unique(roots):
-        group = points[roots == r]
-        if (marks is not None and len(marks) and marked is not None and marked[roots == r].any()
+    for members in components(n, zip(*(v.tolist() for v in np.nonzero(np.triu(d < reach, 1))))):
+        group = points[members]
+        if (marks is not None and len(marks) and marked is not None and marked[members].any()
                 and _within(group, marks, mark_reach)):
             continue
         if bare is not None and len(bare) and _within(group, bare, mark_reach):
