@@ -21,7 +21,8 @@ def components(n: int, edges: Iterable[tuple[int, int]]) -> list[list[int]]:
         Every thing in exactly one group; a thing linked to nothing is a group of its own.
 
     Raises:
-        IndexError: if an edge names a thing outside ``0 .. n - 1``.
+        IndexError: if an edge names a thing at ``n`` or above (a negative index is not
+            checked: it counts from the end, as a list's does).
 
     >>> components(5, [(0, 3), (4, 3)])
     [[0, 3, 4], [1], [2]]
