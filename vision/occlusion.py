@@ -118,7 +118,8 @@ def _largest_cluster(points: npt.NDArray[np.float64], reach: float,
         return 0
     d = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
     best = 0
-    for members in components(n, zip(*(v.tolist() for v in np.nonzero(np.triu(d < reach, 1))))):
+    near_i, near_j = np.nonzero(np.triu(d < reach, 1))
+    for members in components(n, zip(near_i.tolist(), near_j.tolist())):
         group = points[members]
         if (marks is not None and len(marks) and marked is not None and marked[members].any()
                 and _within(group, marks, mark_reach)):
