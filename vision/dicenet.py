@@ -20,7 +20,8 @@ convolutional network, in plain numpy (no runtime dependency beyond numpy and Op
   side faces as much as a cocked one does), and 9 outputs (softmax). A rectified crop is
   turned so that the die leans toward its bottom. How wide the layers are is read from the
   weights file (:func:`shapes`); both committed nets have 8, 16, 32 channels and 64 hidden
-  units (:data:`WIDTHS`).
+  units (:data:`WIDTHS`). The crop's side is read from the weights too (:func:`side_of`): the
+  dice nets take :data:`SIDE`, the stack net of :mod:`tablier.vision.recognizer` larger crops.
 
 The weights live in ``dicenet.npz`` beside this module (written by
 ``python -m tablier.vision.train_dicenet``); they are loaded once, when first needed.
@@ -64,7 +65,7 @@ WIDTHS = (8, 16, 32, 64)
 a weights file may hold wider ones (its arrays say how wide, :func:`shapes` checks them)."""
 
 
-def shapes(widths: Sequence[int] = WIDTHS, outputs: int = len(CLASSES)
+def shapes(widths: Sequence[int] = WIDTHS, outputs: int = len(CLASSES), side: int = SIDE
            ) -> dict[str, tuple[int, ...]]:
     """The shape of every array of a net of the given widths.
 
@@ -72,24 +73,28 @@ def shapes(widths: Sequence[int] = WIDTHS, outputs: int = len(CLASSES)
         widths: channels of conv1, conv2, conv3 and units of the hidden layer.
         outputs: how many classes the net tells apart (:data:`CLASSES` for the dice nets;
             the stack net of :mod:`tablier.vision.recognizer` has two).
+        side: side of the crops the net takes, pixels (:data:`SIDE` for the dice nets).
 
     Returns:
         The shapes by array name.
 
     Raises:
-        ValueError: if there are not four positive widths.
+        ValueError: if there are not four positive widths, or ``side`` is not a positive
+            multiple of 8 (each convolution halves the crop).
 
     >>> shapes((8, 16, 32, 64))["fc1_w"]
     (64, 802)
     """
     if len(widths) != 4 or min(widths) < 1:
         raise ValueError(f"a net has four positive widths, got {tuple(widths)!r}")
+    if side < 8 or side % 8:
+        raise ValueError(f"a net's crops are a positive multiple of 8 pixels, got {side!r}")
     c1, c2, c3, hidden = (int(w) for w in widths)
     return {
         "conv1_w": (c1, 1, 3, 3), "conv1_b": (c1,),
         "conv2_w": (c2, c1, 3, 3), "conv2_b": (c2,),
         "conv3_w": (c3, c2, 3, 3), "conv3_b": (c3,),
-        "fc1_w": (hidden, c3 * (SIDE // 8) ** 2 + 2), "fc1_b": (hidden,),
+        "fc1_w": (hidden, c3 * (side // 8) ** 2 + 2), "fc1_b": (hidden,),
         "fc2_w": (outputs, hidden), "fc2_b": (outputs,),
     }
 
@@ -122,7 +127,8 @@ def _rectifier(image_size: tuple[int, int], board_normal: Sequence[float],
 def crop_matrix(center: tuple[float, float], size: float, image_size: tuple[int, int], *,
                 board_normal: Sequence[float] | None = None, focal: float = 0.85,
                 angle: float = 0.0, flip: bool = False, window: float = WINDOW,
-                away: tuple[float, float] | None = None) -> NDArray[np.float64]:
+                away: tuple[float, float] | None = None, side: int = SIDE
+                ) -> NDArray[np.float64]:
     """The 3x3 homography from image pixels to crop pixels for one die.
 
     Args:
@@ -139,6 +145,7 @@ def crop_matrix(center: tuple[float, float], size: float, image_size: tuple[int,
             above): the direction, in picture axes, in which a die there leans away from the
             camera (its side faces show on the camera's side). The crop is turned so that it
             points down, as ``board_normal`` turns a rectified crop.
+        side: side of the crop, pixels.
 
     Returns:
         The homography (float64, 3x3).
@@ -161,7 +168,7 @@ def crop_matrix(center: tuple[float, float], size: float, image_size: tuple[int,
     q = q[:2] / q[2]
     jac = np.stack([q[:, 1] - q[:, 0], q[:, 2] - q[:, 0]], axis=1) / d
     local = math.sqrt(abs(float(np.linalg.det(jac))))
-    zoom = SIDE / (window * size * local)
+    zoom = side / (window * size * local)
     a = math.radians(angle)
     turn = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
     if board_normal is not None or away is not None:
@@ -174,7 +181,7 @@ def crop_matrix(center: tuple[float, float], size: float, image_size: tuple[int,
             turn = turn @ np.array([[ly, -lx], [lx, ly]]) / norm
     if flip:
         turn[0] = -turn[0]
-    half = (SIDE - 1) / 2
+    half = (side - 1) / 2
     post = np.eye(3)
     post[:2, :2] = turn * zoom
     post[:2, 2] = [half, half]
@@ -187,8 +194,8 @@ def crop_die(grey: NDArray[np.uint8], center: tuple[float, float], size: float, 
              board_normal: Sequence[float] | None = None, focal: float = 0.85,
              angle: float = 0.0, flip: bool = False,
              away: tuple[float, float] | None = None,
-             window: float = WINDOW) -> NDArray[np.float32]:
-    """The normalised SIDE x SIDE crop of one die, as the net takes it.
+             window: float = WINDOW, side: int = SIDE) -> NDArray[np.float32]:
+    """The normalised ``side`` x ``side`` crop of one die, as the net takes it.
 
     Args:
         grey: the grey picture (HxW uint8).
@@ -200,9 +207,10 @@ def crop_die(grey: NDArray[np.uint8], center: tuple[float, float], size: float, 
         flip: mirror the crop (augmentation).
         away: see :func:`crop_matrix`.
         window: side of the crop window over ``size``.
+        side: side of the crop, pixels (:data:`SIDE` for the dice nets).
 
     Returns:
-        float32 SIDE x SIDE, zero mean and unit standard deviation (or all zero if flat).
+        float32 ``side`` x ``side``, zero mean and unit standard deviation (or all zero if flat).
 
     Raises:
         ValueError: if ``grey`` is not a 2-D uint8 array or ``size`` is not positive.
@@ -211,11 +219,11 @@ def crop_die(grey: NDArray[np.uint8], center: tuple[float, float], size: float, 
         raise ValueError(f"grey must be an HxW uint8 array, got {grey.shape} {grey.dtype}")
     h, w = grey.shape
     mat = crop_matrix(center, size, (w, h), board_normal=board_normal, focal=focal,
-                      angle=angle, flip=flip, away=away, window=window)
+                      angle=angle, flip=flip, away=away, window=window, side=side)
     src = grey
     # NOTE: a bilinear warp that shrinks more than ~1.5x aliases the pips; shrink the
     # neighbourhood with area averaging first.
-    shrink = window * size / SIDE
+    shrink = window * size / side
     if shrink > 1.5:
         reach = window * size * 1.2
         x0, y0 = max(0, int(center[0] - reach)), max(0, int(center[1] - reach))
@@ -230,7 +238,7 @@ def crop_die(grey: NDArray[np.uint8], center: tuple[float, float], size: float, 
                                  [0.0, sy, -y0 * sy + 0.5 * sy - 0.5], [0.0, 0.0, 1.0]])
             mat = mat @ np.linalg.inv(to_small)
     # NOTE: outside the picture is black, so that the net sees where the picture ends.
-    crop = np.asarray(cv2.warpPerspective(src, mat, (SIDE, SIDE), flags=cv2.INTER_LINEAR,
+    crop = np.asarray(cv2.warpPerspective(src, mat, (side, side), flags=cv2.INTER_LINEAR,
                                           borderMode=cv2.BORDER_CONSTANT, borderValue=0),
                       dtype=np.float32)
     crop -= float(crop.mean())
@@ -291,13 +299,14 @@ def ray_lean(ray: Sequence[float]) -> tuple[tuple[float, float], float]:
 
 
 @functools.lru_cache(maxsize=4)
-def load_weights(path: Path = WEIGHTS, outputs: int = len(CLASSES)
+def load_weights(path: Path = WEIGHTS, outputs: int = len(CLASSES), side: int = SIDE
                  ) -> dict[str, NDArray[np.float32]]:
     """Load and check the net's weights (once per path).
 
     Args:
         path: the ``.npz`` file (default: the committed weights).
         outputs: how many classes the net must have (see :func:`shapes`).
+        side: side of the crops the net must take, pixels (see :func:`shapes`).
 
     Returns:
         The arrays by name, float32.
@@ -319,7 +328,7 @@ def load_weights(path: Path = WEIGHTS, outputs: int = len(CLASSES)
     except IndexError:
         raise ValueError(f"dice net weights {path.name!r}: a layer's array is a scalar"
                          ) from None
-    for key, shape in shapes(widths, outputs).items():
+    for key, shape in shapes(widths, outputs, side).items():
         if key not in arrays:
             raise ValueError(f"dice net weights {path.name!r} lack the array {key!r}")
         if arrays[key].shape != shape:
@@ -328,6 +337,23 @@ def load_weights(path: Path = WEIGHTS, outputs: int = len(CLASSES)
         if not np.isfinite(arrays[key]).all():
             raise ValueError(f"dice net weights {path.name!r}: {key} is not finite")
     return arrays
+
+
+def side_of(weights: dict[str, NDArray[np.float32]]) -> int:
+    """Side of the crops a net's weights take, pixels: what its hidden layer's width says.
+
+    Raises:
+        ValueError: if no side fits that width.
+
+    >>> side_of({"conv3_w": np.zeros((32, 16, 3, 3)), "fc1_w": np.zeros((64, 802))})
+    40
+    """
+    c3, features = weights["conv3_w"].shape[0], weights["fc1_w"].shape[1] - 2
+    cells = math.isqrt(features // c3) if features > 0 and features % c3 == 0 else 0
+    if cells < 1 or cells * cells * c3 != features:
+        raise ValueError(f"no crop side fits a hidden layer of {features + 2} inputs "
+                         f"after {c3} channels")
+    return 8 * cells
 
 
 def _conv_relu_pool(x: NDArray[np.float32], w: NDArray[np.float32],
@@ -354,7 +380,8 @@ def forward(crops: NDArray[np.float32], extra: NDArray[np.float32], *,
     """Class probabilities of a batch of crops.
 
     Args:
-        crops: (N, SIDE, SIDE) float32, as :func:`crop_die` makes them.
+        crops: (N, S, S) float32, as :func:`crop_die` makes them, S the side the weights
+            were taught on (:data:`SIDE` for the dice nets).
         extra: (N, 2): 1.0 where the crop was rectified by the board's normal (else 0.0), and
             the die's :func:`lean` (0.0 when not rectified).
         weights: the arrays of :func:`load_weights`; the committed ones when None.
@@ -363,13 +390,14 @@ def forward(crops: NDArray[np.float32], extra: NDArray[np.float32], *,
         (N, len(CLASSES)) float32 probabilities (rows sum to 1).
 
     Raises:
-        ValueError: if the crops are not (N, SIDE, SIDE) or the weights are bad.
+        ValueError: if the crops are not (N, S, S) or the weights are bad.
     """
-    if crops.ndim != 3 or crops.shape[1:] != (SIDE, SIDE):
-        raise ValueError(f"crops must be (N, {SIDE}, {SIDE}), got {crops.shape}")
+    p = weights if weights is not None else load_weights()
+    side = side_of(p)
+    if crops.ndim != 3 or crops.shape[1:] != (side, side):
+        raise ValueError(f"crops must be (N, {side}, {side}), got {crops.shape}")
     if extra.shape != (len(crops), 2):
         raise ValueError(f"extra must be ({len(crops)}, 2), got {extra.shape}")
-    p = weights if weights is not None else load_weights()
     x = np.asarray(crops, dtype=np.float32)[..., None]
     for k in (1, 2, 3):
         x = _conv_relu_pool(x, p[f"conv{k}_w"], p[f"conv{k}_b"])

@@ -120,10 +120,12 @@ def _label(t: _Truth) -> int | None:
 
 
 class _Crops:
-    """Crops with labels and rectified flags, gathered as they come."""
+    """Crops with labels and rectified flags, gathered as they come (``side`` x ``side``
+    pixels: what :meth:`arrays` gives when there are none)."""
 
-    def __init__(self, rng: np.random.Generator) -> None:
+    def __init__(self, rng: np.random.Generator, side: int = dicenet.SIDE) -> None:
         self.rng = rng
+        self.side = side
         self.x: list[NDArray[np.float16]] = []
         self.y: list[int] = []
         self.extra: list[tuple[float, float]] = []
@@ -161,7 +163,7 @@ class _Crops:
                 done += 1
 
     def arrays(self) -> dict[str, NDArray[Any]]:
-        return {"x": np.stack(self.x) if self.x else np.zeros((0, dicenet.SIDE, dicenet.SIDE),
+        return {"x": np.stack(self.x) if self.x else np.zeros((0, self.side, self.side),
                                                                 np.float16),
                 "y": np.asarray(self.y, np.int64),
                 "extra": np.asarray(self.extra, np.float32).reshape(-1, 2)}
@@ -275,7 +277,8 @@ def make_crops(folder: Path, seeds: tuple[int, int], *, validation: bool,
     return crops.arrays()
 
 
-def _model(torch: Any, widths: Sequence[int], outputs: int = len(dicenet.CLASSES)) -> Any:
+def _model(torch: Any, widths: Sequence[int], outputs: int = len(dicenet.CLASSES),
+           side: int = dicenet.SIDE) -> Any:
     nn = torch.nn
     c1, c2, c3, hidden = widths
 
@@ -285,7 +288,7 @@ def _model(torch: Any, widths: Sequence[int], outputs: int = len(dicenet.CLASSES
             self.conv1 = nn.Conv2d(1, c1, 3, padding=1)
             self.conv2 = nn.Conv2d(c1, c2, 3, padding=1)
             self.conv3 = nn.Conv2d(c2, c3, 3, padding=1)
-            self.fc1 = nn.Linear(c3 * (dicenet.SIDE // 8) ** 2 + 2, hidden)
+            self.fc1 = nn.Linear(c3 * (side // 8) ** 2 + 2, hidden)
             self.fc2 = nn.Linear(hidden, outputs)
             self.drop = nn.Dropout(0.2)
 
@@ -319,7 +322,8 @@ def train(train_set: dict[str, NDArray[Any]], val_set: dict[str, NDArray[Any]], 
     """Train the net; keep the epoch with the lowest validation loss.
 
     Args:
-        train_set: crops of :func:`make_crops` to train on.
+        train_set: crops of :func:`make_crops` to train on (the net takes crops of their
+            side).
         val_set: crops to validate on.
         epochs: passes over the training crops.
         seed: torch's seed.
@@ -345,8 +349,10 @@ def train(train_set: dict[str, NDArray[Any]], val_set: dict[str, NDArray[Any]], 
                           "so far are kept in the work folder") from None
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    dicenet.shapes(widths, len(classes))  # refuses bad widths before any work
-    model = _model(torch, widths, len(classes))
+    # the crops' side is the net's (the stack net's are larger than the dice nets')
+    side = int(train_set["x"].shape[-1])
+    dicenet.shapes(widths, len(classes), side)  # refuses bad widths before any work
+    model = _model(torch, widths, len(classes), side)
     if init is not None:
         state = model.state_dict()
         if any(_array_name(k) not in init or init[_array_name(k)].shape != tuple(v.shape)

@@ -136,6 +136,30 @@ def test_a_wider_net_loads_from_its_file_and_runs(tmp_path: Path) -> None:
         dicenet.shapes((8, 16, 0, 64))
 
 
+def test_a_net_of_larger_crops_loads_and_runs_on_crops_of_its_side(tmp_path: Path) -> None:
+    rng = np.random.default_rng(6)
+    big = {k: rng.normal(0, 0.1, v).astype(np.float32)
+           for k, v in dicenet.shapes(dicenet.WIDTHS, 2, side=64).items()}
+    assert big["fc1_w"].shape == (64, 32 * 8 * 8 + 2)
+    np.savez(tmp_path / "big.npz", **big)
+    loaded = dicenet.load_weights(tmp_path / "big.npz", 2, 64)
+    assert dicenet.side_of(loaded) == 64
+    crops = np.stack([dicenet.crop_die(rng.integers(0, 256, (90, 90), dtype=np.uint8),
+                                       (45.0, 45.0), 20.0 + 10 * k, side=64) for k in (0, 1)])
+    assert crops.shape == (2, 64, 64)
+    extra = np.array([[1.0, 0.1], [1.0, 0.3]], np.float32)
+    assert dicenet.forward(crops, extra, weights=loaded) == pytest.approx(
+        _slow_forward(crops, extra, loaded), abs=1e-4)
+    with pytest.raises(ValueError, match=r"crops must be \(N, 64, 64\)"):
+        dicenet.forward(crops[:, :40, :40], extra, weights=loaded)
+    with pytest.raises(ValueError, match=r"fc1_w has shape \(64, 2050\), expected"):
+        dicenet.load_weights(tmp_path / "big.npz", 2)  # the dice nets' 40 pixels
+    with pytest.raises(ValueError, match="multiple of 8"):
+        dicenet.shapes(dicenet.WIDTHS, 2, side=60)
+    with pytest.raises(ValueError, match="no crop side fits"):
+        dicenet.side_of({"conv3_w": big["conv3_w"], "fc1_w": np.zeros((64, 100))})
+
+
 def test_crop_is_normalised_and_rectified_crop_squares_the_top_face() -> None:
     canvas = _wood(7, 480, 360)
     render_die(canvas, value=4, center=(240.0, 180.0), size=60.0, shadow=0.0)
