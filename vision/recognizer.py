@@ -526,6 +526,20 @@ the top die's side faces, toward the camera."""
 STACK_SCALE = 3.0
 """Pixels per millimetre of the straightened view the stack net's crop is drawn from."""
 
+STACK_NET_FINE = Path(__file__).with_name("stacknet_fine.npz")
+"""The stack net asked about dice of at least ``FINE_DIE_PX`` camera pixels (fifty-eighth
+round): the same architecture and training sets as ``STACK_NET``, its crop drawn at
+``STACK_SIDE_FINE`` pixels (``python -m tablier.vision.train_stacknet --fine``). On the 1640x1232
+tuning boards it called fewer lone dice stacked than ``STACK_NET`` (26 of 3,497 against 47 at
+0.3, with the 1024x768 ones) and read as many dice or more; on the 1024x768 ones, where the
+camera draws a die at about 1.2 px/mm and its larger crop holds nothing more, fewer
+(docs/vision.md)."""
+
+STACK_SIDE_FINE = 80
+"""Side of ``STACK_NET_FINE``'s crop, pixels: ``STACK_WINDOW`` dice at about the 1640x1232
+camera's own 1.9 pixels per millimetre (``STACK_NET``'s 40, the dice nets' size, give 1.0,
+where the corners of a nearly hidden die below are a pixel or two)."""
+
 STACK_THRESHOLD = 0.3
 """Least probability of ``"stacked"`` for the one die read alone to be called a die resting on
 the other (both then reported as one sighting, value None, reason ``"on_die"``). Chosen on
@@ -542,6 +556,14 @@ one die more on 5085 at 0.3; 0.2 lost a lone die on 5070. Looked at again with t
 twenty-seventh round's net (twenty-eighth round, docs/vision.md): 0.2 read 8 more dice of
 800 on nearly centred stacks (5119) and 2 more on 5117, but lost a lone die on 5070 and would
 call 45 of 1,970 lone dice stacked against 30; kept."""
+
+STACK_THRESHOLD_FINE = 0.2
+"""``STACK_THRESHOLD`` for ``STACK_NET_FINE``. Chosen on 1640x1232 tuning boards it did not
+learn from (fifty-eighth round; 5117, 5118, 5165-5167, ``--on-die 0.3 --by-rail 0.3
+--on-dames 0.3``): read by ``tablier eval``, 3,664 dice right of 3,688 at 0.2 and 3,658 at 0.3
+(``STACK_NET`` at ``STACK_THRESHOLD``: 3,658); of the dice read with a value there (throwaway
+``out/r58/dump.py``), 222 of the 228 stacks read as one die called stacked at 0.2, 220 at 0.3
+(``STACK_NET``: 220), and 18 of 2,293 lone dice at 0.2, 15 at 0.3 (``STACK_NET``: 27)."""
 
 STACK_PAIR = 15.0
 """Two dice read nearer than this (mm, centre to centre) cannot both lie flat: dice side by
@@ -873,6 +895,7 @@ class Recognizer:
         if self._stack_net:
             # NOTE: loaded now (and once per process), not at the first die seen alone
             dicenet.load_weights(STACK_NET, len(STACK_CLASSES))
+            dicenet.load_weights(STACK_NET_FINE, len(STACK_CLASSES), STACK_SIDE_FINE)
         g = calibration.geometry
         self._die_mm = (die_sizes[0] * g.die_size, die_sizes[1] * g.die_size)
         """Least and largest size of a die sighting, mm."""
@@ -1268,8 +1291,10 @@ class Recognizer:
         return dice
 
     def stack_crop(self, image: Image, quad: BoardQuad, center: tuple[float, float],
-                   eye: tuple[float, float, float]) -> tuple[npt.NDArray[np.float32], float]:
-        """The stack net's crop around a die seen at ``center`` (mm), and its ray's lean.
+                   eye: tuple[float, float, float], side: int = dicenet.SIDE
+                   ) -> tuple[npt.NDArray[np.float32], float]:
+        """The stack net's crop around a die seen at ``center`` (mm), ``side`` pixels square
+        (``STACK_SIDE_FINE`` for ``STACK_NET_FINE``), and its ray's lean.
 
         The crop spans ``STACK_WINDOW`` dice of the straightened surface, turned so that the
         die's side faces (and a die below it) lie toward its top, as the board net's crops.
@@ -1281,23 +1306,30 @@ class Recognizer:
         view = self._dice_view(image, quad, center, STACK_SCALE, size)
         grey = np.asarray(cv2.cvtColor(view, cv2.COLOR_RGB2GRAY), np.uint8)
         away, tilt = dicenet.ray_lean(self._ray(eye, center))
-        crop = dicenet.crop_die(grey, (size / 2, size / 2), die, away=away, window=STACK_WINDOW)
+        crop = dicenet.crop_die(grey, (size / 2, size / 2), die, away=away, window=STACK_WINDOW,
+                                side=side)
         return crop, tilt
 
     def _stacked(self, image: Image, quad: BoardQuad, dice: tuple[DieSighting, ...]
                  ) -> tuple[DieSighting, ...]:
         """The dice seen, or one bad throw when the stack net finds one of them resting on the
-        other (the surest, at ``STACK_THRESHOLD`` or surer)."""
+        other (the surest, at ``STACK_THRESHOLD`` or surer; ``STACK_NET_FINE`` at
+        ``STACK_THRESHOLD_FINE`` where the camera draws a die with ``FINE_DIE_PX`` pixels or
+        more)."""
         eye = self._camera_place(quad)
         if eye is None:
             return dice
-        weights = dicenet.load_weights(STACK_NET, len(STACK_CLASSES))
+        fine = self._native(quad) * self.calibration.geometry.die_size >= FINE_DIE_PX
+        side = STACK_SIDE_FINE if fine else dicenet.SIDE
+        weights = dicenet.load_weights(STACK_NET_FINE if fine else STACK_NET,
+                                       len(STACK_CLASSES), side)
+        threshold = STACK_THRESHOLD_FINE if fine else STACK_THRESHOLD
         best: tuple[float, DieSighting] | None = None
         for die in dice:
-            crop, tilt = self.stack_crop(image, quad, die.center_mm, eye)
+            crop, tilt = self.stack_crop(image, quad, die.center_mm, eye, side)
             p = float(dicenet.forward(crop[None], np.array([[1.0, tilt]], np.float32),
                                       weights=weights)[0, 1])
-            if p >= STACK_THRESHOLD and (best is None or p > best[0]):
+            if p >= threshold and (best is None or p > best[0]):
                 best = (p, die)
         if best is None:
             return dice

@@ -6,7 +6,9 @@ under the top one but for its corners and its side faces, which show beside the 
 own toward the camera. The net is the dice net's architecture (:mod:`dicenet`) with two
 classes (``STACK_CLASSES``), fed a crop ``STACK_WINDOW`` dice wide around the die
 (:meth:`Recognizer.stack_crop`), turned so that the side faces lie toward its top, and the
-ray's lean. This writes ``vision/stacknet.npz``.
+ray's lean. This writes ``vision/stacknet.npz`` (40-pixel crops, asked about dice under
+``FINE_DIE_PX`` camera pixels), or with ``--fine`` ``vision/stacknet_fine.npz``
+(``STACK_SIDE_FINE`` pixels, for larger dice).
 
 Data: rendered board sets (``tablier render``) of **tuning** seeds only, some rendered with
 ``--on-die``; one session of each set (``--val-session``, default ``s07``) validates, the rest
@@ -20,7 +22,10 @@ trains. Each frame is read by the recogniser without the stack net; its crops:
 
 The committed ``vision/stacknet.npz`` (twenty-seventh round) was trained with 12 epochs and
 ``--seed 1`` (the epoch of least validation loss kept, about 3 minutes on one core once the
-crops are cached) on these tuning sets of 8 sessions of 50 frames: with stacks, rendered by
+crops are cached), and ``vision/stacknet_fine.npz`` (fifty-eighth round) with ``--fine`` and
+the same epochs and seed (the ninth epoch kept; about 8 minutes on two threads once its crops
+are cached, drawing them about 40 minutes on one core), on these tuning sets of 8 sessions of
+50 frames: with stacks, rendered by
 ``tablier render out/tN --seed N --sessions 8 --frames 50 --occluders 0`` and
 
 * ``--on-die 1 --by-rail 0.3 --on-dames 0.3``: 5093 and 5097 (1640x1232), 5094 and 5098
@@ -33,14 +38,16 @@ crops are cached) on these tuning sets of 8 sessions of 50 frames: with stacks, 
   5067, 5068 and 5071 (1024x768), 5063, 5064, 5056, 5073, 5082 and 5083 (1640x1232).
 
     pip install -e '.[train]'
-    python -m tablier.vision.train_stacknet out/sn --weights vision/stacknet.npz \
+    python -m tablier.vision.train_stacknet out/sn [--fine --threads 2] \
         out/t50{93,94,95,96,97,98,66,67,63,56,64,71,73,82,83,68} out/t5122 out/t5123
 
-The crops were drawn by commit 201afad's recogniser (the sixteenth round's net, trained
-without 5122 and 5123 on crops drawn then, is that commit's ``vision/stacknet.npz``).
+The crops of ``stacknet.npz`` were drawn by commit 201afad's recogniser (the sixteenth round's
+net, trained without 5122 and 5123 on crops drawn then, is that commit's
+``vision/stacknet.npz``); those of ``stacknet_fine.npz`` by the fifty-eighth round's, from the
+sets drawn again by the fifty-seventh round's renderer.
 
 The crops of each set are cached in the work folder (``stack_<set folder>_s<seed>_<validation
-session>.npz``), so keep the set folders' names. ``--init NPZ`` starts from those weights
+session>.npz``, ``stack_fine_...`` with ``--fine``), so keep the set folders' names. ``--init NPZ`` starts from those weights
 instead of a random start (with ``--lr``, the schedule's largest rate, lower than its 3e-3 to
 teach a net further); the fifty-first round taught the committed net further so on four more
 sets of stacks, and kept it (docs/vision.md).
@@ -63,7 +70,14 @@ from tablier.vision import dicenet, train_boardnet, train_dicenet
 from tablier.vision.board import BoardQuad
 from tablier.vision.evaluate import frames, sessions
 from tablier.vision.imageio import read_image
-from tablier.vision.recognizer import STACK_CLASSES, STACK_NET, DieSighting, Recognizer
+from tablier.vision.recognizer import (
+    STACK_CLASSES,
+    STACK_NET,
+    STACK_NET_FINE,
+    STACK_SIDE_FINE,
+    DieSighting,
+    Recognizer,
+)
 
 MATCH_MM = 8.0
 """A die the recogniser reports within this many millimetres of a true die is that die."""
@@ -109,7 +123,7 @@ def _frame_crops(crops: train_dicenet._Crops, watcher: _Watcher, image: Any,
         if jitter:
             c = (c[0] + float(rng.uniform(-0.1, 0.1)) * die_mm,
                  c[1] + float(rng.uniform(-0.1, 0.1)) * die_mm)
-        crop, tilt = watcher.stack_crop(image, quad, c, eye)
+        crop, tilt = watcher.stack_crop(image, quad, c, eye, crops.side)
         crops.x.append(crop.astype(np.float16))
         crops.y.append(label)
         crops.extra.append((1.0, tilt))
@@ -132,11 +146,12 @@ def _frame_crops(crops: train_dicenet._Crops, watcher: _Watcher, image: Any,
             add(t["center_mm"], label, True)
 
 
-def gather(root: Path, val_session: str, seed: int
+def gather(root: Path, val_session: str, seed: int, side: int = dicenet.SIDE
            ) -> tuple[dict[str, NDArray[Any]], dict[str, NDArray[Any]]]:
-    """Read every frame of a set and return its training and validation crops."""
+    """Read every frame of a set and return its training and validation crops, ``side``
+    pixels square (``STACK_SIDE_FINE`` for the fine net)."""
     rng = np.random.default_rng([seed, zlib.crc32(root.name.encode())])
-    parts = {"train": train_dicenet._Crops(rng), "val": train_dicenet._Crops(rng)}
+    parts = {"train": train_dicenet._Crops(rng, side), "val": train_dicenet._Crops(rng, side)}
     start = time.perf_counter()
     count = 0
     for session in sessions(root):
@@ -159,15 +174,24 @@ def gather(root: Path, val_session: str, seed: int
 def main(argv: Sequence[str] | None = None) -> int:
     parser = train_boardnet.sets_parser("python -m tablier.vision.train_stacknet", __doc__,
                                         epochs=12, weights=STACK_NET)
+    parser.add_argument("--fine", action="store_true",
+                        help=f"teach the fine net ({STACK_SIDE_FINE}-pixel crops, for dice of "
+                             f"FINE_DIE_PX camera pixels or more); --weights then defaults to "
+                             f"vision/{STACK_NET_FINE.name}")
+    parser.set_defaults(weights=None)
     args = parser.parse_args(argv)
+    side = STACK_SIDE_FINE if args.fine else dicenet.SIDE
+    if args.weights is None:
+        args.weights = STACK_NET_FINE if args.fine else STACK_NET
     try:
         init = (None if args.init is None
-                else dicenet.load_weights(args.init, len(STACK_CLASSES)))
+                else dicenet.load_weights(args.init, len(STACK_CLASSES), side))
     except ValueError as exc:
         parser.error(f"--init: {exc}")
+    kind = "stack_fine" if args.fine else "stack"
     train_set, val_set = train_boardnet.cached_crops(
-        parser, args, lambda root: f"stack_{root.name}_s{args.seed}_{args.val_session}.npz",
-        lambda root: gather(root, args.val_session, args.seed))
+        parser, args, lambda root: f"{kind}_{root.name}_s{args.seed}_{args.val_session}.npz",
+        lambda root: gather(root, args.val_session, args.seed, side))
     print("train", np.bincount(train_set["y"], minlength=len(STACK_CLASSES)).tolist(),
           "validation", np.bincount(val_set["y"], minlength=len(STACK_CLASSES)).tolist())
     try:

@@ -140,9 +140,36 @@ def test_a_stack_read_as_two_dice_side_by_side_is_one_bad_throw(
 def test_stack_net_weights_load_with_two_classes() -> None:
     assert rec_mod.STACK_NET.stat().st_size < 1_000_000
     weights = dicenet.load_weights(rec_mod.STACK_NET, len(rec_mod.STACK_CLASSES))
-    assert weights["fc2_w"].shape[0] == 2
+    assert weights["fc2_w"].shape[0] == 2 and dicenet.side_of(weights) == dicenet.SIDE
     with pytest.raises(ValueError, match="fc2_w"):
         dicenet.load_weights(rec_mod.STACK_NET)  # not a dice net: its nine classes are wanted
+    assert rec_mod.STACK_NET_FINE.stat().st_size < 1_000_000
+    fine = dicenet.load_weights(rec_mod.STACK_NET_FINE, len(rec_mod.STACK_CLASSES),
+                                rec_mod.STACK_SIDE_FINE)
+    assert fine["fc2_w"].shape[0] == 2 and dicenet.side_of(fine) == rec_mod.STACK_SIDE_FINE
+    with pytest.raises(ValueError, match="fc1_w"):  # not of the dice nets' 40 pixels
+        dicenet.load_weights(rec_mod.STACK_NET_FINE, len(rec_mod.STACK_CLASSES))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_fine_stack_net_is_asked_where_the_camera_draws_a_die_large(
+        size: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded: list[tuple[Path, int]] = []
+    load = dicenet.load_weights
+
+    def watched(path: Path = dicenet.WEIGHTS, outputs: int = len(dicenet.CLASSES),
+                side: int = dicenet.SIDE) -> dict[str, np.ndarray]:
+        loaded.append((path, side))
+        return load(path, outputs, side)
+
+    ((_, _, (rec, _), image),) = _throws(size, range(930, 931), stacked=True)
+    monkeypatch.setattr(dicenet, "load_weights", watched)
+    rec.recognize(image)
+    fine = size[0] >= 1640  # a die spans about 20 px at 1024x768, 26 at 1640x1232
+    stack_nets = [(path, side) for path, side in loaded
+                  if path in (rec_mod.STACK_NET, rec_mod.STACK_NET_FINE)]
+    assert stack_nets == [(rec_mod.STACK_NET_FINE, rec_mod.STACK_SIDE_FINE) if fine
+                          else (rec_mod.STACK_NET, dicenet.SIDE)]
 
 
 def test_stack_training_labels_come_from_the_truth() -> None:
@@ -158,6 +185,8 @@ def test_stack_training_crops_of_a_rendered_set(tmp_path: Path) -> None:
     render_set(tmp_path / "t1", seed=972, sessions=2, frames=2, width=1024, height=768,
                occluder_rate=0.0, on_die=1.0)
     train, val = gather(tmp_path / "t1", "s01", 1)
+    fine, _ = gather(tmp_path / "t1", "s01", 1, rec_mod.STACK_SIDE_FINE)
+    assert fine["x"].shape == (len(train["x"]), rec_mod.STACK_SIDE_FINE, rec_mod.STACK_SIDE_FINE)
     for part in (train, val):
         assert part["x"].shape[1:] == (dicenet.SIDE, dicenet.SIDE)
         assert len(part["y"]) >= 2 * 3 and set(part["y"].tolist()) == {STACKED}
@@ -186,6 +215,11 @@ def test_stack_training_says_what_it_lacks_in_one_line(
                              str(rec_mod.BOARD_NET)])
     err = capsys.readouterr().err
     assert "--init" in err and "fc2_w" in err and not (tmp_path / "work").exists()
+    with pytest.raises(SystemExit):  # the coarse net's 40-pixel crops, not the fine net's
+        train_stacknet.main([str(tmp_path / "work"), str(tmp_path / "t1"), "--fine", "--init",
+                             str(rec_mod.STACK_NET)])
+    err = capsys.readouterr().err
+    assert "--init" in err and "fc1_w" in err and not (tmp_path / "work").exists()
     render_set(tmp_path / "t1", seed=974, sessions=1, frames=1, width=1024, height=768,
                occluder_rate=0.0, on_die=1.0)
     from tablier.vision import train_dicenet
