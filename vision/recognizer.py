@@ -530,7 +530,7 @@ STACK_NET_FINE = Path(__file__).with_name("stacknet_fine.npz")
 """The stack net asked about dice of at least ``FINE_DIE_PX`` camera pixels (fifty-eighth
 round): the same architecture and training sets as ``STACK_NET``, its crop drawn at
 ``STACK_SIDE_FINE`` pixels (``python -m tablier.vision.train_stacknet --fine``). On the 1640x1232
-tuning boards it called fewer lone dice stacked than ``STACK_NET`` (26 of 3,497 against 47 at
+tuning boards it called fewer lone dice stacked than ``STACK_NET`` (28 of 4,096 against 52 at
 0.3, with the 1024x768 ones) and read as many dice or more; on the 1024x768 ones, where the
 camera draws a die at about 1.2 px/mm and its larger crop holds nothing more, fewer
 (docs/vision.md)."""
@@ -561,9 +561,10 @@ STACK_THRESHOLD_FINE = 0.2
 """``STACK_THRESHOLD`` for ``STACK_NET_FINE``. Chosen on 1640x1232 tuning boards it did not
 learn from (fifty-eighth round; 5117, 5118, 5165-5167, ``--on-die 0.3 --by-rail 0.3
 --on-dames 0.3``): read by ``tablier eval``, 3,664 dice right of 3,688 at 0.2 and 3,658 at 0.3
-(``STACK_NET`` at ``STACK_THRESHOLD``: 3,658); of the dice read with a value there (throwaway
-``out/r58/dump.py``), 222 of the 228 stacks read as one die called stacked at 0.2, 220 at 0.3
-(``STACK_NET``: 220), and 18 of 2,293 lone dice at 0.2, 15 at 0.3 (``STACK_NET``: 27)."""
+(``STACK_NET`` at ``STACK_THRESHOLD``: 3,658); of the dice read there with a value
+(throwaway ``out/r58/dump.py``), 283 of the 293 stacks read as one die called stacked at 0.2,
+280 at 0.3 (``STACK_NET``: 280), and 21 of 2,892 lone dice at 0.2, 17 at 0.3 (``STACK_NET``:
+32)."""
 
 STACK_PAIR = 15.0
 """Two dice read nearer than this (mm, centre to centre) cannot both lie flat: dice side by
