@@ -26,6 +26,8 @@ from pathlib import Path
 
 
 def main() -> int:
+    # as the ``tablier`` command does (tablier/cli.py), before numpy is imported
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     parser = argparse.ArgumentParser()
     parser.add_argument("--frames", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=5)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -86,6 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     Raises:
         SystemExit: from argparse on ``--help`` or a usage error.
     """
+    # NOTE: set before any command imports numpy. The nets' matrix products are small: OpenBLAS's
+    # threads gain nothing on them, and where the cores are busy (the camera, the companion)
+    # they wait on each other (docs/vision.md, fifty-eighth round). A value given is kept.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     parser, loaded = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -304,3 +305,16 @@ def test_the_evaluate_module_is_tablier_eval(tmp_path: Path,
     assert evaluate_main([str(tmp_path / "empty")]) == 2
     assert capsys.readouterr().err == (f"tablier eval: no calibration.json under "
                                        f"{str(tmp_path / 'empty')!r}: not a fixture set\n")
+
+
+@pytest.mark.parametrize("given", [None, "3"])
+def test_the_command_keeps_openblas_to_one_thread_unless_told(
+        given: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the nets' small products only lose by OpenBLAS's threads (docs/vision.md, 58th round)
+    if given is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", given)
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert os.environ["OPENBLAS_NUM_THREADS"] == (given or "1")
