@@ -21,7 +21,7 @@ convolutional network, in plain numpy (no runtime dependency beyond numpy and Op
   turned so that the die leans toward its bottom. How wide the layers are is read from the
   weights file (:func:`shapes`); both committed nets have 8, 16, 32 channels and 64 hidden
   units (:data:`WIDTHS`). The crop's side is read from the weights too (:func:`side_of`): the
-  dice nets take :data:`SIDE`, the stack net of :mod:`tablier.vision.recognizer` larger crops.
+  dice nets take :data:`SIDE`, the fine stack net of :mod:`tablier.vision.recognizer` larger ones.
 
 The weights live in ``dicenet.npz`` beside this module (written by
 ``python -m tablier.vision.train_dicenet``); they are loaded once, when first needed.
