@@ -1100,11 +1100,15 @@ class Recognizer:
         half = self._view_px / s / 2
         return (float(point[0]) / s + center[0] - half, float(point[1]) / s + center[1] - half)
 
+    def _coarse(self, native: float) -> bool:
+        """Whether a camera of ``native`` pixels per mm draws a die with fewer than
+        ``FINE_DIE_PX`` pixels (the coarse reader's dice; the fine one reads larger)."""
+        return native * self.calibration.geometry.die_size < FINE_DIE_PX
+
     def _reader_for(self, native: float) -> DiceFn | None:
         """The dice reader for a camera of ``native`` pixels per mm: the fine one when it draws
         a die with at least ``FINE_DIE_PX`` pixels."""
-        coarse = native * self.calibration.geometry.die_size < FINE_DIE_PX
-        return self._dice if coarse else self._dice_fine
+        return self._dice if self._coarse(native) else self._dice_fine
 
     def _ray(self, eye: tuple[float, float, float], center: tuple[float, float]
              ) -> tuple[float, float, float]:
@@ -1135,7 +1139,7 @@ class Recognizer:
         # the frame is 1024 or 1640 px wide (chosen on the tuning boards: 4 and 6 px/mm read
         # fewer dice at 1024 px than 5).
         s = self._dice_scale
-        coarse = native * g.die_size < FINE_DIE_PX
+        coarse = self._coarse(native)
         reader = self._reader_for(native)
         assert reader is not None
         size = self._view_px
@@ -1320,7 +1324,7 @@ class Recognizer:
         eye = self._camera_place(quad)
         if eye is None:
             return dice
-        fine = self._native(quad) * self.calibration.geometry.die_size >= FINE_DIE_PX
+        fine = not self._coarse(self._native(quad))
         side = STACK_SIDE_FINE if fine else dicenet.SIDE
         weights = dicenet.load_weights(STACK_NET_FINE if fine else STACK_NET,
                                        len(STACK_CLASSES), side)
@@ -1376,7 +1380,7 @@ class Recognizer:
         """The dice, a tilted die resting against a dame or the rail called cocked."""
         g = self.calibration.geometry
         if (not math.isfinite(self._cocked_contact)
-                or self._native(quad) * g.die_size < FINE_DIE_PX):
+                or self._coarse(self._native(quad))):
             return dice
         reach = CONTACT * g.die_size
         out = []
@@ -1448,7 +1452,7 @@ class Recognizer:
         (``SECOND_LOOK_APART``)."""
         g = self.calibration.geometry
         asked = (math.isfinite(SECOND_LOOK_COCKED) and any(d.value is not None for d in dice)
-                 and self._native(quad) * g.die_size < FINE_DIE_PX)
+                 and self._coarse(self._native(quad)))
         net = self._net_reader(quad) if asked else None
         if net is None:
             return dice

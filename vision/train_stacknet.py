@@ -47,10 +47,11 @@ net, trained without 5122 and 5123 on crops drawn then, is that commit's
 sets drawn again by the fifty-seventh round's renderer.
 
 The crops of each set are cached in the work folder (``stack_<set folder>_s<seed>_<validation
-session>.npz``, ``stack_fine_...`` with ``--fine``), so keep the set folders' names. ``--init NPZ`` starts from those weights
-instead of a random start (with ``--lr``, the schedule's largest rate, lower than its 3e-3 to
-teach a net further); the fifty-first round taught the committed net further so on four more
-sets of stacks, and kept it (docs/vision.md).
+session>.npz``, ``stack_fine_...`` with ``--fine``), so keep the set folders' names.
+``--init NPZ`` starts from those weights instead of a random start (with ``--lr``, the
+schedule's largest rate, lower than its 3e-3 to teach a net further); the fifty-first round
+taught the committed net further so on four more sets of stacks, and kept it
+(docs/vision.md).
 """
 
 from __future__ import annotations
