@@ -298,10 +298,9 @@ def ray_lean(ray: Sequence[float]) -> tuple[tuple[float, float], float]:
     return (-rx, -ry), math.hypot(rx, ry) / rz
 
 
-@functools.lru_cache(maxsize=4)
 def load_weights(path: Path = WEIGHTS, outputs: int = len(CLASSES), side: int = SIDE
                  ) -> dict[str, NDArray[np.float32]]:
-    """Load and check the net's weights (once per path).
+    """Load and check the net's weights (once per path, however the arguments are spelt).
 
     Args:
         path: the ``.npz`` file (default: the committed weights).
@@ -315,6 +314,14 @@ def load_weights(path: Path = WEIGHTS, outputs: int = len(CLASSES), side: int = 
         ValueError: if the file is missing, not an ``.npz``, or an array is missing or of the
             wrong shape.
     """
+    # NOTE: the cache is keyed on all three, as given or defaulted: keyed on the call as
+    # spelt, ``(p, 2)`` and ``(p, 2, SIDE)`` were two entries, and five spellings of the
+    # recogniser's four nets evicted one another.
+    return _load_weights(Path(path), outputs, side)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_weights(path: Path, outputs: int, side: int) -> dict[str, NDArray[np.float32]]:
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: np.asarray(data[k], dtype=np.float32) for k in data.files}

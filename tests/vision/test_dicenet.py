@@ -38,6 +38,32 @@ def test_weights_load_small_and_finite() -> None:
     assert dicenet.load_weights() is weights  # loaded once
 
 
+def test_a_net_is_loaded_once_however_its_arguments_are_spelt() -> None:
+    from tablier.vision import recognizer as rec_mod
+
+    weights = dicenet.load_weights()
+    assert dicenet.load_weights(dicenet.WEIGHTS) is weights
+    assert dicenet.load_weights(str(dicenet.WEIGHTS), len(dicenet.CLASSES),
+                                dicenet.SIDE) is weights
+    # the recogniser loads the stack net as (path, classes) when built and asks it as
+    # (path, classes, side) per frame: one entry, or the frame reads the file again
+    stack = dicenet.load_weights(rec_mod.STACK_NET, len(rec_mod.STACK_CLASSES))
+    assert dicenet.load_weights(rec_mod.STACK_NET, len(rec_mod.STACK_CLASSES),
+                                dicenet.SIDE) is stack
+    nets = [dicenet.load_weights(path, outputs, side) for path, outputs, side in (
+        (dicenet.WEIGHTS, len(dicenet.CLASSES), dicenet.SIDE),
+        (rec_mod.BOARD_NET, len(dicenet.CLASSES), dicenet.SIDE),
+        (rec_mod.STACK_NET, len(rec_mod.STACK_CLASSES), dicenet.SIDE),
+        (rec_mod.STACK_NET_FINE, len(rec_mod.STACK_CLASSES), rec_mod.STACK_SIDE_FINE))]
+    # every net the recogniser asks stays loaded together, asked in any order
+    again = [dicenet.load_weights(path, outputs, side) for path, outputs, side in (
+        (rec_mod.STACK_NET_FINE, len(rec_mod.STACK_CLASSES), rec_mod.STACK_SIDE_FINE),
+        (rec_mod.STACK_NET, len(rec_mod.STACK_CLASSES), dicenet.SIDE),
+        (rec_mod.BOARD_NET, len(dicenet.CLASSES), dicenet.SIDE),
+        (dicenet.WEIGHTS, len(dicenet.CLASSES), dicenet.SIDE))]
+    assert all(a is b for a, b in zip(nets, reversed(again), strict=True))
+
+
 @pytest.mark.parametrize("value", range(1, 7))
 def test_rendered_die_is_read(value: int) -> None:
     for k, rotation in enumerate((0.0, 23.0, 61.0)):
