@@ -315,8 +315,8 @@ def load_weights(path: Path = WEIGHTS, outputs: int = len(CLASSES), side: int = 
             wrong shape.
     """
     # NOTE: the cache is keyed on all three, as given or defaulted: keyed on the call as
-    # spelt, ``(p, 2)`` and ``(p, 2, SIDE)`` were two entries, and five spellings of the
-    # recogniser's four nets evicted one another.
+    # spelt, ``(p, 2)`` and ``(p, 2, SIDE)`` were two entries, and the recogniser's spellings
+    # of its nets filled a cache of four.
     return _load_weights(Path(path), outputs, side)
 
 
