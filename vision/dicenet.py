@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import functools
 import math
+import zipfile
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -63,6 +65,10 @@ WEIGHTS = Path(__file__).with_name("dicenet.npz")
 WIDTHS = (8, 16, 32, 64)
 """Channels of the three convolutions and units of the hidden layer of the committed nets;
 a weights file may hold wider ones (its arrays say how wide, :func:`shapes` checks them)."""
+
+
+class WeightsError(ValueError):
+    """A net's weights file cannot be used: missing, damaged, or not of the net asked for."""
 
 
 def shapes(widths: Sequence[int] = WIDTHS, outputs: int = len(CLASSES), side: int = SIDE
@@ -311,8 +317,8 @@ def load_weights(path: Path = WEIGHTS, outputs: int = len(CLASSES), side: int = 
         The arrays by name, float32.
 
     Raises:
-        ValueError: if the file is missing, not an ``.npz``, or an array is missing or of the
-            wrong shape.
+        WeightsError: if the file is missing, not an ``.npz`` (or a damaged one), or an array
+            is missing, of the wrong shape or not finite.
     """
     # NOTE: the cache is keyed on all three, as given or defaulted: keyed on the call as
     # spelt, ``(p, 2)`` and ``(p, 2, SIDE)`` were two entries, and the recogniser's spellings
@@ -325,24 +331,26 @@ def _load_weights(path: Path, outputs: int, side: int) -> dict[str, NDArray[np.f
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: np.asarray(data[k], dtype=np.float32) for k in data.files}
-    except (OSError, ValueError, EOFError) as exc:
-        raise ValueError(f"dice net weights {path.name!r} cannot be read: {exc}") from exc
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+        # NOTE: a truncated or damaged ``.npz`` raises zipfile's and zlib's own errors, which
+        # are neither OSError nor ValueError
+        raise WeightsError(f"dice net weights {path.name!r} cannot be read: {exc}") from exc
     try:
         widths = tuple(arrays[k].shape[0] for k in ("conv1_w", "conv2_w", "conv3_w", "fc1_w"))
     except KeyError as exc:
-        raise ValueError(f"dice net weights {path.name!r} lack the array {exc.args[0]!r}"
+        raise WeightsError(f"dice net weights {path.name!r} lack the array {exc.args[0]!r}"
                          ) from None
     except IndexError:
-        raise ValueError(f"dice net weights {path.name!r}: a layer's array is a scalar"
+        raise WeightsError(f"dice net weights {path.name!r}: a layer's array is a scalar"
                          ) from None
     for key, shape in shapes(widths, outputs, side).items():
         if key not in arrays:
-            raise ValueError(f"dice net weights {path.name!r} lack the array {key!r}")
+            raise WeightsError(f"dice net weights {path.name!r} lack the array {key!r}")
         if arrays[key].shape != shape:
-            raise ValueError(f"dice net weights {path.name!r}: {key} has shape "
+            raise WeightsError(f"dice net weights {path.name!r}: {key} has shape "
                              f"{arrays[key].shape}, expected {shape}")
         if not np.isfinite(arrays[key]).all():
-            raise ValueError(f"dice net weights {path.name!r}: {key} is not finite")
+            raise WeightsError(f"dice net weights {path.name!r}: {key} is not finite")
     return arrays
 
 

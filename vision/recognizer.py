@@ -739,6 +739,28 @@ def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
     return _StraightViewReader(module, cfg)
 
 
+def _load_nets(*, board: bool, stack: bool) -> None:
+    """Load the nets a recogniser will ask (once per process), so that a damaged file is
+    said when the recogniser is built, not at some frame of a game.
+
+    Raises:
+        WeightsError: naming the file and what is wrong with it, and how to mend it.
+    """
+    # NOTE: loaded at a frame, the board net's error was a frame "unreadable" to the
+    # companion, every frame of the match, and the stack nets' at the first die seen alone.
+    nets = ([(BOARD_NET, len(dicenet.CLASSES), dicenet.SIDE)] if board else []) + (
+        [(STACK_NET, len(STACK_CLASSES), dicenet.SIDE),
+         (STACK_NET_FINE, len(STACK_CLASSES), STACK_SIDE_FINE)] if stack else [])
+    for path, outputs, side in nets:
+        try:
+            dicenet.load_weights(path, outputs, side)
+        except dicenet.WeightsError as exc:
+            raise dicenet.WeightsError(
+                f"{exc}. It is one of tablier's own files ({path.parent.name}/{path.name}): "
+                "reinstall tablier, or in a clone restore it with 'git checkout -- "
+                f"{path.parent.name}/{path.name}'") from None
+
+
 def _apart(points: list[tuple[float, float]], apart: float) -> list[tuple[float, float]]:
     """The points at least ``apart`` from every earlier one kept."""
     out: list[tuple[float, float]] = []
@@ -866,7 +888,7 @@ class Recognizer:
 
         Raises:
             CalibrationError: if the calibration does not fit this tablier (stale).
-            ValueError: if the stack net's weights cannot be read (a broken install).
+            WeightsError: if a net's weights cannot be read (a broken install).
         """
         self.calibration = calibration
         self.config = VisionConfig.from_calibration(calibration)
@@ -893,10 +915,8 @@ class Recognizer:
         self._dice_count = dice_count
         self._dice_bodies = dice_bodies
         self._stack_net = stack_net and dice_reader is None
-        if self._stack_net:
-            # NOTE: loaded now (and once per process), not at the first die seen alone
-            dicenet.load_weights(STACK_NET, len(STACK_CLASSES))
-            dicenet.load_weights(STACK_NET_FINE, len(STACK_CLASSES), STACK_SIDE_FINE)
+        _load_nets(board=dice_net and dice_reader is None and self._dice is not None,
+                   stack=self._stack_net)
         g = calibration.geometry
         self._die_mm = (die_sizes[0] * g.die_size, die_sizes[1] * g.die_size)
         """Least and largest size of a die sighting, mm."""

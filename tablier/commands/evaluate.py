@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tablier.calibration.calibration import CalibrationError
     from tablier.cli import UsageError
+    from tablier.vision.dicenet import WeightsError
     from tablier.vision.evaluate import TruthError, evaluate, write_csv
     from tablier.vision.photo import OwnReader
 
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = (evaluate(args.set, progress=_progress, recognizer_factory=OwnReader)
                   if args.own else evaluate(args.set, progress=_progress))
-    except (FileNotFoundError, CalibrationError, TruthError) as exc:
+    except (FileNotFoundError, CalibrationError, TruthError, WeightsError) as exc:
         raise UsageError(str(exc)) from None
     print(report.table())
     try:

@@ -256,6 +256,7 @@ def _recorded(folder: Path) -> tuple[Any, Any, dict[str, Any]]:
                         f"the camera's calibration")
     try:
         from tablier.calibration.calibration import Calibration
+        from tablier.vision.dicenet import WeightsError
         from tablier.vision.recognizer import Recognizer
     except ImportError as exc:
         raise GameError(f"the vision part is not installed ({exc})") from None
@@ -263,7 +264,10 @@ def _recorded(folder: Path) -> tuple[Any, Any, dict[str, Any]]:
         calibration = Calibration.load(game.calibration)
     except (OSError, ValueError) as exc:
         raise GameError(f"calibration {game.calibration}: {exc}") from None
-    recognizer = Recognizer(calibration)
+    try:
+        recognizer = Recognizer(calibration)
+    except WeightsError as exc:
+        raise GameError(str(exc)) from None
     try:
         # NOTE: the frames are read as fast as possible and paced by the replay loop, so that
         # recognition time counts in the recorded pace as it would live.

@@ -217,12 +217,15 @@ def _recognizer(path: Path) -> Any:
         _fail(f"no calibration at {path}: run 'tablier calibrate' with the board in view first")
     try:
         from tablier.calibration.calibration import Calibration
+        from tablier.vision.dicenet import WeightsError
         from tablier.vision.recognizer import Recognizer
     except ImportError as exc:
         _fail(f"the vision part is not installed ({exc})")
     try:
         calibration = Calibration.load(path)
         recognizer = Recognizer(calibration)
+    except WeightsError as exc:  # before ValueError: the install's fault, not the calibration's
+        _fail(str(exc))
     except (OSError, ValueError) as exc:
         _fail(f"calibration {path}: {exc}")
     from tablier.calibration.profile import look_alike_warnings

@@ -318,3 +318,56 @@ def test_the_command_keeps_openblas_to_one_thread_unless_told(
     with pytest.raises(SystemExit):
         main(["--version"])
     assert os.environ["OPENBLAS_NUM_THREADS"] == (given or "1")
+
+
+NETS = ("BOARD_NET", "STACK_NET", "STACK_NET_FINE")
+
+
+def _damaged_net(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> Path:
+    """The recogniser's net ``name`` swapped for a copy cut short (as by a failed download)."""
+    from tablier.vision import recognizer
+
+    whole = getattr(recognizer, name)
+    cut = tmp_path / "damaged" / whole.name
+    cut.parent.mkdir()
+    cut.write_bytes(whole.read_bytes()[:1000])
+    monkeypatch.setattr(recognizer, name, cut)
+    return cut
+
+
+@pytest.mark.parametrize("name", NETS)
+def test_a_damaged_net_is_said_when_the_recognizer_is_built(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    from tablier.vision.dicenet import WeightsError
+    from tablier.vision.recognizer import Recognizer
+
+    cut = _damaged_net(tmp_path, monkeypatch, name)
+    calibration = Calibration.load(ROOT / "calibration.json")
+    with pytest.raises(WeightsError, match=rf"'{cut.name}' cannot be read.*reinstall tablier"):
+        Recognizer(calibration)
+    # a recogniser that does not ask that net is built
+    Recognizer(calibration, dice_net=name != "BOARD_NET", stack_net=name == "BOARD_NET")
+
+
+@pytest.mark.parametrize("name", NETS)
+@pytest.mark.parametrize("command", ["see", "eval", "replay", "watch"])
+def test_a_damaged_net_is_one_line_before_any_frame_is_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        name: str, command: str) -> None:
+    from tablier.replay import find_game, load_game
+
+    cut = _damaged_net(tmp_path, monkeypatch, name)
+    monkeypatch.chdir(tmp_path)
+    demo = load_game(find_game("demo"))
+    argv = {"see": ["see", str(ROOT / "frame_000.jpg"), "--calibration",
+                    str(ROOT / "calibration.json"), "--no-picture"],
+            "eval": ["eval", str(ROOT.parent), "--out", str(tmp_path / "eval.csv")],
+            "replay": ["replay"],
+            "watch": ["watch", "--camera", f"file:{demo.frames}", "--calibration",
+                      str(demo.calibration), "--journal", str(tmp_path / "live.jsonl"),
+                      "--markers", "record:"]}[command]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1, err
+    assert f"'{cut.name}' cannot be read" in err and "reinstall tablier" in err
+    assert "unreadable" not in out and not (tmp_path / "eval.csv").exists()

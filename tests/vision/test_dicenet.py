@@ -222,6 +222,19 @@ def test_bad_weights_files(tmp_path: Path) -> None:
         dicenet.load_weights(junk)
     with pytest.raises(ValueError, match="cannot be read"):
         dicenet.load_weights(tmp_path / "missing.npz")
+    whole = dicenet.WEIGHTS.read_bytes()
+    cut = tmp_path / "cut.npz"  # a copy cut short, as by a failed download
+    cut.write_bytes(whole[:1000])
+    with pytest.raises(ValueError, match="cut.npz.*cannot be read"):
+        dicenet.load_weights(cut)
+    damaged = tmp_path / "damaged.npz"  # bytes gone bad inside one array
+    damaged.write_bytes(whole[:5000] + bytes(200) + whole[5200:])
+    with pytest.raises(ValueError, match="damaged.npz.*cannot be read"):
+        dicenet.load_weights(damaged)
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    with pytest.raises(ValueError, match="empty.npz.*cannot be read"):
+        dicenet.load_weights(empty)
     short = _weights_file(tmp_path, "short.npz", fc2_b=np.zeros(5, np.float32))
     with pytest.raises(ValueError, match=r"fc2_b has shape \(5,\), expected \(9,\)"):
         dicenet.load_weights(short)
