@@ -24,8 +24,12 @@ The committed ``vision/stacknet.npz`` (twenty-seventh round) was trained with 12
 ``--seed 1`` (the epoch of least validation loss kept, about 3 minutes on one core once the
 crops are cached), and ``vision/stacknet_fine.npz`` (fifty-eighth round) with ``--fine`` and
 the same epochs and seed (the ninth epoch kept; about 8 minutes on two threads once its crops
-are cached, drawing them about 40 minutes on one core), on these tuning sets of 8 sessions of
-50 frames: with stacks, rendered by
+are cached, drawing them about 40 minutes on one core), and ``vision/stacknet_fine_s2.npz``
+and ``stacknet_fine_s3.npz`` (sixtieth round; the recogniser averages the three) alike with
+``--seed 2`` and ``--seed 3`` on the same crops (the seed-1 caches linked to the ``_s2_`` and
+``_s3_`` names, so that only torch's start changes; the eleventh and twelfth epochs kept, about
+13 minutes each on one thread), on these tuning sets of 8 sessions of 50 frames: with stacks,
+rendered by
 ``tablier render out/tN --seed N --sessions 8 --frames 50 --occluders 0`` and
 
 * ``--on-die 1 --by-rail 0.3 --on-dames 0.3``: 5093 and 5097 (1640x1232), 5094 and 5098

@@ -320,18 +320,25 @@ def test_the_command_keeps_openblas_to_one_thread_unless_told(
     assert os.environ["OPENBLAS_NUM_THREADS"] == (given or "1")
 
 
-NETS = ("BOARD_NET", "STACK_NET", "STACK_NET_FINE")
+NETS = ("boardnet.npz", "stacknet.npz", "stacknet_fine.npz", "stacknet_fine_s3.npz")
 
 
 def _damaged_net(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> Path:
-    """The recogniser's net ``name`` swapped for a copy cut short (as by a failed download)."""
+    """The recogniser's net file ``name`` swapped for a copy cut short (as by a failed
+    download)."""
     from tablier.vision import recognizer
 
-    whole = getattr(recognizer, name)
-    cut = tmp_path / "damaged" / whole.name
+    fine = recognizer.STACK_NETS_FINE
+    (whole,) = [p for p in (recognizer.BOARD_NET, recognizer.STACK_NET, *fine) if p.name == name]
+    cut = tmp_path / "damaged" / name
     cut.parent.mkdir()
     cut.write_bytes(whole.read_bytes()[:1000])
-    monkeypatch.setattr(recognizer, name, cut)
+    if whole in fine:
+        monkeypatch.setattr(recognizer, "STACK_NETS_FINE",
+                            tuple(cut if p == whole else p for p in fine))
+    else:
+        monkeypatch.setattr(recognizer, "BOARD_NET" if name == "boardnet.npz" else "STACK_NET",
+                            cut)
     return cut
 
 
@@ -346,7 +353,7 @@ def test_a_damaged_net_is_said_when_the_recognizer_is_built(
     with pytest.raises(WeightsError, match=rf"'{cut.name}' cannot be read.*reinstall tablier"):
         Recognizer(calibration)
     # a recogniser that does not ask that net is built
-    Recognizer(calibration, dice_net=name != "BOARD_NET", stack_net=name == "BOARD_NET")
+    Recognizer(calibration, dice_net=name != "boardnet.npz", stack_net=name == "boardnet.npz")
 
 
 @pytest.mark.parametrize("name", NETS)

@@ -54,10 +54,12 @@ def test_a_net_is_loaded_once_however_its_arguments_are_spelt() -> None:
         (dicenet.WEIGHTS, len(dicenet.CLASSES), dicenet.SIDE),
         (rec_mod.BOARD_NET, len(dicenet.CLASSES), dicenet.SIDE),
         (rec_mod.STACK_NET, len(rec_mod.STACK_CLASSES), dicenet.SIDE),
-        (rec_mod.STACK_NET_FINE, len(rec_mod.STACK_CLASSES), rec_mod.STACK_SIDE_FINE))]
+        *((p, len(rec_mod.STACK_CLASSES), rec_mod.STACK_SIDE_FINE)
+          for p in rec_mod.STACK_NETS_FINE))]
     # every net the recogniser asks stays loaded together, asked in any order
     again = [dicenet.load_weights(path, outputs, side) for path, outputs, side in (
-        (rec_mod.STACK_NET_FINE, len(rec_mod.STACK_CLASSES), rec_mod.STACK_SIDE_FINE),
+        *((p, len(rec_mod.STACK_CLASSES), rec_mod.STACK_SIDE_FINE)
+          for p in reversed(rec_mod.STACK_NETS_FINE)),
         (rec_mod.STACK_NET, len(rec_mod.STACK_CLASSES), dicenet.SIDE),
         (rec_mod.BOARD_NET, len(dicenet.CLASSES), dicenet.SIDE),
         (dicenet.WEIGHTS, len(dicenet.CLASSES), dicenet.SIDE))]

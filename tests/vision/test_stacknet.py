@@ -8,6 +8,7 @@ or was chosen on uses; the floors are below what the net reached on them when wr
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from pathlib import Path
 from typing import Any
@@ -143,12 +144,19 @@ def test_stack_net_weights_load_with_two_classes() -> None:
     assert weights["fc2_w"].shape[0] == 2 and dicenet.side_of(weights) == dicenet.SIDE
     with pytest.raises(ValueError, match="fc2_w"):
         dicenet.load_weights(rec_mod.STACK_NET)  # not a dice net: its nine classes are wanted
-    assert rec_mod.STACK_NET_FINE.stat().st_size < 1_000_000
-    fine = dicenet.load_weights(rec_mod.STACK_NET_FINE, len(rec_mod.STACK_CLASSES),
-                                rec_mod.STACK_SIDE_FINE)
-    assert fine["fc2_w"].shape[0] == 2 and dicenet.side_of(fine) == rec_mod.STACK_SIDE_FINE
-    with pytest.raises(ValueError, match="fc1_w"):  # not of the dice nets' 40 pixels
-        dicenet.load_weights(rec_mod.STACK_NET_FINE, len(rec_mod.STACK_CLASSES))
+    assert rec_mod.STACK_NETS_FINE[0] == rec_mod.STACK_NET_FINE
+    assert len(set(rec_mod.STACK_NETS_FINE)) == len(rec_mod.STACK_NETS_FINE) == 3
+    fines = []
+    for path in rec_mod.STACK_NETS_FINE:
+        assert path.stat().st_size < 1_000_000
+        fine = dicenet.load_weights(path, len(rec_mod.STACK_CLASSES), rec_mod.STACK_SIDE_FINE)
+        assert fine["fc2_w"].shape[0] == 2 and dicenet.side_of(fine) == rec_mod.STACK_SIDE_FINE
+        with pytest.raises(ValueError, match="fc1_w"):  # not of the dice nets' 40 pixels
+            dicenet.load_weights(path, len(rec_mod.STACK_CLASSES))
+        fines.append(fine)
+    # three nets taught alike from different starts: their weights differ
+    assert not any(np.allclose(a["conv1_w"], b["conv1_w"])
+                   for a, b in itertools.combinations(fines, 2))
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -167,9 +175,9 @@ def test_the_fine_stack_net_is_asked_where_the_camera_draws_a_die_large(
     rec.recognize(image)
     fine = size[0] >= 1640  # a die spans about 20 px at 1024x768, 26 at 1640x1232
     stack_nets = [(path, side) for path, side in loaded
-                  if path in (rec_mod.STACK_NET, rec_mod.STACK_NET_FINE)]
-    assert stack_nets == [(rec_mod.STACK_NET_FINE, rec_mod.STACK_SIDE_FINE) if fine
-                          else (rec_mod.STACK_NET, dicenet.SIDE)]
+                  if path in (rec_mod.STACK_NET, *rec_mod.STACK_NETS_FINE)]
+    assert stack_nets == ([(path, rec_mod.STACK_SIDE_FINE) for path in rec_mod.STACK_NETS_FINE]
+                          if fine else [(rec_mod.STACK_NET, dicenet.SIDE)])
 
 
 def test_stack_training_labels_come_from_the_truth() -> None:
