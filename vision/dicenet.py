@@ -339,16 +339,16 @@ def _load_weights(path: Path, outputs: int, side: int) -> dict[str, NDArray[np.f
         widths = tuple(arrays[k].shape[0] for k in ("conv1_w", "conv2_w", "conv3_w", "fc1_w"))
     except KeyError as exc:
         raise WeightsError(f"dice net weights {path.name!r} lack the array {exc.args[0]!r}"
-                         ) from None
+                           ) from None
     except IndexError:
         raise WeightsError(f"dice net weights {path.name!r}: a layer's array is a scalar"
-                         ) from None
+                           ) from None
     for key, shape in shapes(widths, outputs, side).items():
         if key not in arrays:
             raise WeightsError(f"dice net weights {path.name!r} lack the array {key!r}")
         if arrays[key].shape != shape:
             raise WeightsError(f"dice net weights {path.name!r}: {key} has shape "
-                             f"{arrays[key].shape}, expected {shape}")
+                               f"{arrays[key].shape}, expected {shape}")
         if not np.isfinite(arrays[key]).all():
             raise WeightsError(f"dice net weights {path.name!r}: {key} is not finite")
     return arrays
