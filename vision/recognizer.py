@@ -759,10 +759,10 @@ def _load_nets(*, board: bool, stack: bool) -> None:
     """
     # NOTE: loaded at a frame, the board net's error was a frame "unreadable" to the
     # companion, every frame of the match, and the stack nets' at the first die seen alone.
-    nets = ([(BOARD_NET, len(dicenet.CLASSES), dicenet.SIDE)] if board else []) + (
-        [(STACK_NET, len(STACK_CLASSES), dicenet.SIDE)]
-        + [(path, len(STACK_CLASSES), STACK_SIDE_FINE) for path in STACK_NETS_FINE]
-        if stack else [])
+    nets = [(BOARD_NET, len(dicenet.CLASSES), dicenet.SIDE)] if board else []
+    if stack:
+        nets.append((STACK_NET, len(STACK_CLASSES), dicenet.SIDE))
+        nets += [(path, len(STACK_CLASSES), STACK_SIDE_FINE) for path in STACK_NETS_FINE]
     for path, outputs, side in nets:
         try:
             dicenet.load_weights(path, outputs, side)
