@@ -2420,10 +2420,15 @@ def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -
         return dice
     # NOTE: in a straightened view of a board the ray to the camera, not the view's middle,
     # says which way a die shows its side faces.
-    probs = dicenet.classify(grey, [(dice[k].center, dice[k].size) for k in todo],
-                             board_normal=cfg.board_normal, focal=cfg.focal,
-                             weights_path=Path(cfg.net_weights) if cfg.net_weights
-                             else dicenet.WEIGHTS, ray=cfg.view_ray)
+    weights = Path(cfg.net_weights) if cfg.net_weights else dicenet.WEIGHTS
+    try:
+        probs = dicenet.classify(grey, [(dice[k].center, dice[k].size) for k in todo],
+                                 board_normal=cfg.board_normal, focal=cfg.focal,
+                                 weights_path=weights, ray=cfg.view_ray)
+    except dicenet.WeightsError as exc:
+        if cfg.net_weights:
+            raise
+        raise dicenet.own_file_error(exc, weights) from None
     may_cock = cfg.board_normal is not None or cfg.net_cocked_uncalibrated
     out: list[Die | None] = list(dice)
     for k, p in zip(todo, probs, strict=True):

@@ -326,6 +326,14 @@ def load_weights(path: Path = WEIGHTS, outputs: int = len(CLASSES), side: int = 
     return _load_weights(Path(path), outputs, side)
 
 
+def own_file_error(exc: WeightsError, path: Path) -> WeightsError:
+    """``exc`` said of ``path``, a net file of tablier's own, with how to restore it (a
+    damaged install, not the user's input)."""
+    name = f"{path.parent.name}/{path.name}"
+    return WeightsError(f"{exc}. It is one of tablier's own files ({name}): reinstall "
+                        f"tablier, or in a clone restore it with 'git checkout -- {name}'")
+
+
 @functools.lru_cache(maxsize=8)
 def _load_weights(path: Path, outputs: int, side: int) -> dict[str, NDArray[np.float32]]:
     try:
@@ -334,23 +342,23 @@ def _load_weights(path: Path, outputs: int, side: int) -> dict[str, NDArray[np.f
     except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
         # NOTE: a truncated or damaged ``.npz`` raises zipfile's and zlib's own errors, which
         # are neither OSError nor ValueError
-        raise WeightsError(f"dice net weights {path.name!r} cannot be read: {exc}") from exc
+        raise WeightsError(f"net weights {path.name!r} cannot be read: {exc}") from exc
     try:
         widths = tuple(arrays[k].shape[0] for k in ("conv1_w", "conv2_w", "conv3_w", "fc1_w"))
     except KeyError as exc:
-        raise WeightsError(f"dice net weights {path.name!r} lack the array {exc.args[0]!r}"
+        raise WeightsError(f"net weights {path.name!r} lack the array {exc.args[0]!r}"
                            ) from None
     except IndexError:
-        raise WeightsError(f"dice net weights {path.name!r}: a layer's array is a scalar"
+        raise WeightsError(f"net weights {path.name!r}: a layer's array is a scalar"
                            ) from None
     for key, shape in shapes(widths, outputs, side).items():
         if key not in arrays:
-            raise WeightsError(f"dice net weights {path.name!r} lack the array {key!r}")
+            raise WeightsError(f"net weights {path.name!r} lack the array {key!r}")
         if arrays[key].shape != shape:
-            raise WeightsError(f"dice net weights {path.name!r}: {key} has shape "
+            raise WeightsError(f"net weights {path.name!r}: {key} has shape "
                                f"{arrays[key].shape}, expected {shape}")
         if not np.isfinite(arrays[key]).all():
-            raise WeightsError(f"dice net weights {path.name!r}: {key} is not finite")
+            raise WeightsError(f"net weights {path.name!r}: {key} is not finite")
     return arrays
 
 

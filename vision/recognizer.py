@@ -767,10 +767,7 @@ def _load_nets(*, board: bool, stack: bool) -> None:
         try:
             dicenet.load_weights(path, outputs, side)
         except dicenet.WeightsError as exc:
-            raise dicenet.WeightsError(
-                f"{exc}. It is one of tablier's own files ({path.parent.name}/{path.name}): "
-                "reinstall tablier, or in a clone restore it with 'git checkout -- "
-                f"{path.parent.name}/{path.name}'") from None
+            raise dicenet.own_file_error(exc, path) from None
 
 
 def _apart(points: list[tuple[float, float]], apart: float) -> list[tuple[float, float]]:

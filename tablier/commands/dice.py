@@ -57,11 +57,13 @@ def run(args: argparse.Namespace) -> int:
 
     Raises:
         UsageError: if the image is missing, unreadable, truncated or not an image, or the
-            corners are malformed or place no board.
+            corners are malformed or place no board, or a net file of tablier's own is
+            damaged.
     """
     from tablier.cli import UsageError
     from tablier.commands.calibrate import parse_corners
     from tablier.vision.dice import DiceConfig, draw_reading, load_image
+    from tablier.vision.dicenet import WeightsError
     from tablier.vision.imageio import write_image
     from tablier.vision.photo import read_photo
 
@@ -71,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         image = load_image(args.image)
         reading = read_photo(DiceConfig(), image, whole=args.whole, corners=corners)
+    except WeightsError as exc:  # before ValueError: the install's fault, not the image's
+        raise UsageError(str(exc)) from None
     except ValueError as exc:
         raise UsageError(f"{exc} ({args.image!r})" if args.image not in str(exc)
                          else str(exc)) from None

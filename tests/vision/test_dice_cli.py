@@ -121,6 +121,23 @@ def test_a_debug_folder_that_cannot_be_made_is_one_line(
     assert err.count("\n") == 1 and "--debug" in err and "Traceback" not in err
 
 
+def test_a_damaged_dice_net_is_one_line_naming_the_file_not_the_image(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablier.vision import dicenet
+
+    cut = tmp_path / "damaged" / "dicenet.npz"
+    cut.parent.mkdir()
+    cut.write_bytes(dicenet.WEIGHTS.read_bytes()[:1000])  # as by a failed download
+    monkeypatch.setattr(dicenet, "WEIGHTS", cut)
+    image = FIXTURES / "real" / "two_7.jpg"
+    code, out, err = _run(capsys, str(image), "--json")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "net weights 'dicenet.npz' cannot be read" in err and "reinstall tablier" in err
+    assert image.name not in err
+
+
 def test_load_image_is_rgb() -> None:
     image = load_image(FIXTURES / "real" / "two_7.jpg")
     bgr = cv2.imread(str(FIXTURES / "real" / "two_7.jpg"))
