@@ -533,7 +533,8 @@ round): the same architecture and training sets as ``STACK_NET``, its crop drawn
 tuning boards it called fewer lone dice stacked than ``STACK_NET`` (28 of 4,096 against 52 at
 0.3, with the 1024x768 ones) and read as many dice or more; on the 1024x768 ones, where the
 camera draws a die at about 1.2 px/mm and its larger crop holds nothing more, fewer
-(docs/vision.md)."""
+(docs/vision.md). Taught again in the sixty-second round, on those sets drawn again by today's
+renderer and six more of stacks (``train_stacknet``)."""
 
 STACK_NETS_FINE = (STACK_NET_FINE, Path(__file__).with_name("stacknet_fine_s2.npz"),
                    Path(__file__).with_name("stacknet_fine_s3.npz"))
@@ -541,7 +542,11 @@ STACK_NETS_FINE = (STACK_NET_FINE, Path(__file__).with_name("stacknet_fine_s2.np
 ``STACK_NET_FINE`` (torch seed 1) and the same net taught with seeds 2 and 3 on the same crops
 (``--seed 2 --weights vision/stacknet_fine_s2.npz``, and so for 3). On the 1640x1232 tuning
 boards of ``STACK_THRESHOLD_FINE``, of 295 stacks read as one die, seed 1 alone called 285
-stacked at 0.2, seeds 2 and 3 291 and 292 at 0.3; each misses stacks the others catch."""
+stacked at 0.2, seeds 2 and 3 291 and 292 at 0.3; each misses stacks the others catch. The
+three were taught again in the sixty-second round on six more tuning sets of stacks
+(:mod:`train_stacknet`); on twelve tuning sets of stacks and touching dice they read 8,823 of
+8,850 dice right at 0.25 against the sixtieth round's 8,810, and called 636 of the 640 stacks
+read as one die stacked against 630."""
 
 STACK_SIDE_FINE = 80
 """Side of ``STACK_NET_FINE``'s crop, pixels: ``STACK_WINDOW`` dice at about the 1640x1232
@@ -575,7 +580,9 @@ the 295 stacks read as one die called stacked at 0.2, 293 at 0.25, 292 at 0.3 (`
 alone: 285 at 0.2), and of 2,892 lone dice 25 at 0.2, 16 at 0.25, 13 at 0.3 (alone: 21 at
 0.2). 0.25 for fewer lone dice called stacked where a frame shows one die alone; the tuning
 boards without stacks 5176 (cocked dice) and 5177 (dice side by side) read alike with either
-net (738 of 738, 735 of 736 dice)."""
+net (738 of 738, 735 of 736 dice). Tried again for the nets taught in the sixty-second round
+(throwaway ``out/r62/ev.py``) on 5117, 5118, 5165-5167, 5177, 5178-5181, 5188 and 5189: 27
+dice wrong of 8,850 at 0.2 and at 0.25, 29 at 0.3; kept."""
 
 STACK_PAIR = 15.0
 """Two dice read nearer than this (mm, centre to centre) cannot both lie flat: dice side by

@@ -22,33 +22,38 @@ trains. Each frame is read by the recogniser without the stack net; its crops:
 
 The committed ``vision/stacknet.npz`` (twenty-seventh round) was trained with 12 epochs and
 ``--seed 1`` (the epoch of least validation loss kept, about 3 minutes on one core once the
-crops are cached), and ``vision/stacknet_fine.npz`` (fifty-eighth round) with ``--fine`` and
-the same epochs and seed (the ninth epoch kept; about 8 minutes on two threads once its crops
-are cached, drawing them about 40 minutes on one core), and ``vision/stacknet_fine_s2.npz``
-and ``stacknet_fine_s3.npz`` (sixtieth round; the recogniser averages the three) alike with
-``--seed 2`` and ``--seed 3`` on the same crops (the seed-1 caches linked to the ``_s2_`` and
-``_s3_`` names, so that only torch's start changes; the eleventh and twelfth epochs kept, about
-13 minutes each on one thread), on these tuning sets of 8 sessions of 50 frames: with stacks,
-rendered by
-``tablier render out/tN --seed N --sessions 8 --frames 50 --occluders 0`` and
+crops are cached) on the sets below but 5182-5187. The
+fine nets ``vision/stacknet_fine.npz``, ``stacknet_fine_s2.npz`` and ``stacknet_fine_s3.npz``
+(the recogniser averages the three) were taught in the sixty-second round with ``--fine``, 12
+epochs and ``--seed 1``, ``2`` and ``3`` on the same crops (the seed-1 caches linked to the
+``_s2_`` and ``_s3_`` names, so that only torch's start changes; the eleventh, twelfth and
+eleventh epochs kept; 44,878 training crops, 18,202 of them stacked, and 6,520 validating;
+about 80-180 s an epoch on one thread once the crops are cached), on all the sets below, rendered
+again in the sixty-first round. The tuning sets, 8 sessions of 50 frames: with
+stacks, rendered by ``tablier render out/tN --seed N --sessions 8 --frames 50 --occluders 0``
+and
 
 * ``--on-die 1 --by-rail 0.3 --on-dames 0.3``: 5093 and 5097 (1640x1232), 5094 and 5098
-  (1024x768);
+  (1024x768), 5182 and 5183 (1640x1232);
 * ``--on-die 1 --by-rail 0.3``: 5095 (1640x1232), 5096 (1024x768);
 * ``--on-die 1 --on-die-reach 0.1 --on-die-hidden --by-rail 0.3 --on-dames 0.3``: 5122
-  (1640x1232), 5123 (1024x768): the top die moved so that it hides the die below from the
-  camera, the stacks the sixteenth round's net missed most;
+  (1640x1232), 5123 (1024x768), 5184 and 5185 (1640x1232): the top die moved so that it hides
+  the die below from the camera, the stacks the sixteenth round's net missed most;
+* ``--on-die 1 --on-die-reach 0.15 --by-rail 0.3 --on-dames 0.3``: 5186 and 5187 (1640x1232),
+  top dice near the middle of the die below;
 * lone dice only, the board net's sets, rendered as :mod:`train_boardnet` says: 5066,
   5067, 5068 and 5071 (1024x768), 5063, 5064, 5056, 5073, 5082 and 5083 (1640x1232).
 
     pip install -e '.[train]'
-    python -m tablier.vision.train_stacknet out/sn [--fine --threads 2] \
-        out/t50{93,94,95,96,97,98,66,67,63,56,64,71,73,82,83,68} out/t5122 out/t5123
+    python -m tablier.vision.train_stacknet out/sn [--fine --threads 1 --seed N] \
+        out/t50{93,94,95,96,97,98,66,67,63,56,64,71,73,82,83,68} out/t5122 out/t5123 \
+        out/t518{2,3,4,5,6,7}
 
-The crops of ``stacknet.npz`` were drawn by commit 201afad's recogniser (the sixteenth round's
-net, trained without 5122 and 5123 on crops drawn then, is that commit's
-``vision/stacknet.npz``); those of ``stacknet_fine.npz`` by the fifty-eighth round's, from the
-sets drawn again by the fifty-seventh round's renderer.
+(``stacknet.npz`` without 5182-5187.) The crops of ``stacknet.npz`` were drawn by commit
+201afad's recogniser (the sixteenth round's net, trained without 5122 and 5123 on crops drawn
+then, is that commit's ``vision/stacknet.npz``); those of the fine nets by the sixty-first
+round's, by a throwaway script that wrote this module's caches two sets at a time (a stack
+net's answers do not change which dice it is shown).
 
 The crops of each set are cached in the work folder (``stack_<set folder>_s<seed>_<validation
 session>.npz``, ``stack_fine_...`` with ``--fine``), so keep the set folders' names.
