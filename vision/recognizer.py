@@ -584,7 +584,7 @@ net (738 of 738, 735 of 736 dice). Tried again for the nets taught in the sixty-
 (throwaway ``out/r62/ev.py``) on 5117, 5118, 5165-5167, 5177, 5178-5181, 5188 and 5189: 27
 dice wrong of 8,850 at 0.2 and at 0.25, 29 at 0.3; kept."""
 
-STACK_PAIR = 15.0
+STACK_PAIR = 16.0
 """Two dice read nearer than this (mm, centre to centre) cannot both lie flat: dice side by
 side are a die's side (16 mm) apart or more. Such a pair is a die resting on the other whose
 die below the reader saw beside it (or a die leaning on the other, a bad throw too): the stack
@@ -596,7 +596,15 @@ surer die 0.999 or more stacked) and one 20.5 mm apart; no frame without a stack
 read within 30 mm (those sets lay no dice touching). ``tablier render --touching``, drawn
 since, lays flat pairs 16.2 mm apart or more: 5103 and 5104 read alike with this at 0, but on
 5107 two pairs whose second die was found about 5 mm off its centre (judged cocked) were
-read 13.6 and 14.4 mm apart and called one stack."""
+read 13.6 and 14.4 mm apart and called one stack. 16 since the sixty-second round (15 before;
+throwaway ``out/evp.py``, ``tablier eval`` with this set, and ``out/pairs.py``): on tuning sets
+5196 and 5197 (``--on-die 0.3 --by-rail 0.3 --on-dames 0.3``) two stacks were read as two dice
+15.5 and 15.4 mm apart, both one bad throw at 16 (3 dice more read right); the other fifteen
+such sets at 1640x1232 (5117, 5118, 5165-5167, 5178-5181, 5188, 5189, 5192-5195), 5199 at
+1024x768 and the touching dice of 5177, 5190, 5191 (1640x1232) and 5198 (1024x768, ``--touching
+0.3 ...``) read every frame alike; their 195 touching pairs were read 16.8 mm apart or more at
+1640x1232, 17.4 or more at 1024x768. 21, tried in the sixty-first round, asks touching pairs
+too (not taken)."""
 
 SUPPORT_REACH = 24.0
 """A die judged cocked whose centre lies farther than this (mm) from the rail and the bridge,
