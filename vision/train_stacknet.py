@@ -22,16 +22,15 @@ trains. Each frame is read by the recogniser without the stack net; its crops:
 
 The committed ``vision/stacknet.npz`` (twenty-seventh round) was trained with 12 epochs and
 ``--seed 1`` (the epoch of least validation loss kept, about 3 minutes on one core once the
-crops are cached) on the sets below but 5182-5187. The
-fine nets ``vision/stacknet_fine.npz``, ``stacknet_fine_s2.npz`` and ``stacknet_fine_s3.npz``
-(the recogniser averages the three) were taught in the sixty-second round with ``--fine``, 12
-epochs and ``--seed 1``, ``2`` and ``3`` on the same crops (the seed-1 caches linked to the
-``_s2_`` and ``_s3_`` names, so that only torch's start changes; the eleventh, twelfth and
-eleventh epochs kept; 44,878 training crops, 18,202 of them stacked, and 6,520 validating;
-about 80-180 s an epoch on one thread once the crops are cached), on all the sets below, rendered
-again in the sixty-first round. The tuning sets, 8 sessions of 50 frames: with
-stacks, rendered by ``tablier render out/tN --seed N --sessions 8 --frames 50 --occluders 0``
-and
+crops are cached) on the sets below but 5182-5187. The fine nets ``vision/stacknet_fine.npz``,
+``stacknet_fine_s2.npz`` and ``stacknet_fine_s3.npz`` (the recogniser averages the three) were
+taught in the sixty-second round with ``--fine``, 12 epochs and ``--seed 1``, ``2`` and ``3`` on
+the same crops (the seed-1 caches linked to the ``_s2_`` and ``_s3_`` names, so that only
+torch's start changes; the eleventh, twelfth and eleventh epochs kept; 44,878 training crops,
+18,202 of them stacked, and 6,520 validating; about 80-180 s an epoch on one thread once the
+crops are cached), on all the sets below, rendered again in the sixty-first round. The tuning
+sets, 8 sessions of 50 frames: with stacks, rendered by ``tablier render out/tN --seed N
+--sessions 8 --frames 50 --occluders 0`` and
 
 * ``--on-die 1 --by-rail 0.3 --on-dames 0.3``: 5093 and 5097 (1640x1232), 5094 and 5098
   (1024x768), 5182 and 5183 (1640x1232);
@@ -49,11 +48,11 @@ and
         out/t50{93,94,95,96,97,98,66,67,63,56,64,71,73,82,83,68} out/t5122 out/t5123 \
         out/t518{2,3,4,5,6,7}
 
-(``stacknet.npz`` without 5182-5187.) The crops of ``stacknet.npz`` were drawn by commit
-201afad's recogniser (the sixteenth round's net, trained without 5122 and 5123 on crops drawn
-then, is that commit's ``vision/stacknet.npz``); those of the fine nets by the sixty-first
-round's, by a throwaway script that wrote this module's caches two sets at a time (a stack
-net's answers do not change which dice it is shown).
+The crops of ``stacknet.npz`` were drawn by commit 201afad's recogniser (the sixteenth round's
+net, trained without 5122 and 5123 on crops drawn then, is that commit's
+``vision/stacknet.npz``); those of the fine nets by the sixty-first round's, by a throwaway
+script that wrote this module's caches two sets at a time (a stack net's answers do not change
+which dice it is shown).
 
 The crops of each set are cached in the work folder (``stack_<set folder>_s<seed>_<validation
 session>.npz``, ``stack_fine_...`` with ``--fine``), so keep the set folders' names.
