@@ -509,6 +509,57 @@ def _marked(mask: Image) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     return xy[:, 1], xy[:, 0]
 
 
+SIDE_FACE_SIZE = 0.75
+"""With more dice read than the game has, one read within ``STACK_PAIR`` of another and
+smaller than this share of its size is dropped: a side face of that die read as a die."""
+
+PIP_SPLIT_DEPTHS: tuple[float, ...] = (2.0, 3.0, 4.0)
+"""A patch of the candidates' pip mask larger than a pip cluster (a white die on a white
+dame, its top face's pips joined to its side face's dark edge) is looked at again at these
+multiples of the candidates' least depth, deepest last: the parts that then fit are taken as
+pips. Empty: such patches are dropped (before the sixty-third round)."""
+
+
+def _split_marks(depth: Image, ys: npt.NDArray[np.int32], xs: npt.NDArray[np.int32],
+                 lab: npt.NDArray[Any], large: npt.NDArray[np.bool_], cap: float,
+                 levels: Sequence[float]) -> npt.NDArray[np.float64]:
+    """Centres (x, y; ``depth``'s pixels) of the parts of the ``large`` patches of a mask
+    that fit ``cap`` pixels once only their pixels deeper than each of ``levels`` are kept.
+
+    ``ys``, ``xs`` are the mask's marked pixels and ``lab`` their patch; ``large[i]`` says
+    whether patch ``i`` is too large. A part is taken at the first level where it fits; what
+    is still too large goes on to the next level.
+    """
+    out = np.zeros((0, 2), np.float64)
+    large = large.copy()
+    large[0] = False
+    sel = large[lab]
+    if not levels or not sel.any():
+        return out
+    py, px = ys[sel], xs[sel]
+    d = depth[py, px]
+    found: list[npt.NDArray[np.float64]] = []
+    for level in levels:
+        deep = d > level
+        py, px, d = py[deep], px[deep], d[deep]
+        if not len(py):
+            break
+        y0, x0 = int(py.min()), int(px.min())
+        mask = np.zeros((int(py.max()) - y0 + 1, int(px.max()) - x0 + 1), np.uint8)
+        mask[py - y0, px - x0] = 1
+        n, labels = cv2.connectedComponents(mask)
+        part = labels[py - y0, px - x0]
+        area = np.bincount(part, minlength=n).astype(np.float64)
+        cents = np.stack([np.bincount(part, px, n), np.bincount(part, py, n)],
+                         axis=1) / np.maximum(area, 1.0)[:, None]
+        fits = (area <= cap) & (area > 0)
+        fits[0] = False
+        found.append(cents[fits])
+        rest = ~fits[part]
+        py, px, d = py[rest], px[rest], d[rest]
+    return np.concatenate([out, *found])
+
+
 STACK_NET = Path(__file__).with_name("stacknet.npz")
 """The stack net's weights: the dice net's architecture with two classes (``STACK_CLASSES``),
 taught on rendered tuning boards to tell a die resting on the other from a lone die
@@ -1014,17 +1065,21 @@ class Recognizer:
         lab = labels[ys, xs]
         area = np.bincount(lab, minlength=n).astype(np.float64)
         surface = _Surface(np.asarray(grey, np.uint8), origin, s, white)
-        keep = np.flatnonzero(area[1:] <= 4.0 * (s * 4) ** 2) + 1
-        if not len(keep):
-            return [], surface
+        cap = 4.0 * (s * 4) ** 2
+        keep = np.flatnonzero(area[1:] <= cap) + 1
         cents = np.stack([np.bincount(lab, xs, n), np.bincount(lab, ys, n)],
                          axis=1).astype(np.float64) / np.maximum(area, 1.0)[:, None]
+        cents = np.concatenate([cents[keep], _split_marks(
+            depth, ys, xs, lab, area > cap, cap,
+            [f * self._cand_depth * white for f in PIP_SPLIT_DEPTHS])])
+        if not len(cents):
+            return [], surface
         # NOTE: pips are gathered into places on a coarse grid (0.8 px/mm): each pip's centre
         # is grown into a disc of 11 mm and touching discs make one place.
         c = 0.8
         hh, ww = (round(v * c / s) + 1 for v in grey.shape)
         spots = np.zeros((hh, ww), np.uint8)
-        pts = np.round(cents[keep] * (c / s)).astype(np.int64)
+        pts = np.round(cents * (c / s)).astype(np.int64)
         spots[pts[:, 1], pts[:, 0]] = 1
         d = max(3, round(11.0 * c) | 1)
         blobs = cv2.dilate(spots, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
@@ -1306,6 +1361,13 @@ class Recognizer:
             elif sighting.confidence > out[twin].confidence:
                 out[twin] = sighting  # of two unread sightings of one die, the surer
         readings = [o for o in out if o.value is not None]
+        if self._dice_count and len(readings) > self._dice_count:
+            # NOTE: more dice read than the game has: a reading within ``STACK_PAIR`` of a
+            # larger one and much smaller is that die's side face (tuning seed 5206: a two
+            # 13.2 mm from the three whose side it is, 0.6 of its size).
+            readings = [o for o in readings if not any(
+                o.size < SIDE_FACE_SIZE * b.size
+                and math.dist(o.center_mm, b.center_mm) < STACK_PAIR for b in readings)]
         if self._dice_count and len(readings) >= self._dice_count:
             # NOTE: with every die of the game read, an unread sighting is no die (the rims of
             # a pile of dames read as a cocked die): kept, it would make a good throw a bad one.

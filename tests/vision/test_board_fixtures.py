@@ -35,8 +35,10 @@ def test_the_sets_exist_and_are_apart() -> None:
     assert len(CASES) >= 40
     tune = {json.loads(t.read_text())["seed"] for s in sessions(ROOT / "vision" / "tune")
             for _, t in frames(s)}
+    cases = {json.loads(t.read_text())["seed"] for s in sessions(ROOT / "vision" / "cases")
+             for _, t in frames(s)}
     measure = {json.loads(t.read_text())["seed"] for _, _, t in CASES}
-    assert tune and measure and not tune & measure
+    assert tune and measure and len(cases) == 3 and not (tune | cases) & measure
 
 
 @pytest.mark.parametrize(("session", "image", "truth_path"), CASES,

@@ -12,6 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from tablier.calibration.calibration import Calibration
 from tablier.engine import Color
 from tablier.vision.board import BoardQuad
 from tablier.vision.dice import Die
@@ -668,7 +669,6 @@ def test_a_board_drawing_dice_under_fine_die_px_is_warned_of() -> None:
     """``small_dice_warnings`` speaks once when a die spans fewer than ``FINE_DIE_PX`` camera
     pixels (the coarse reader's dice, whose leaning dice are caught less often), never from
     there up."""
-    from tablier.calibration.calibration import Calibration
     from tablier.vision.recognizer import FINE_DIE_PX, small_dice_warnings
 
     cal = Calibration.example()
@@ -687,3 +687,69 @@ def test_a_board_drawing_dice_under_fine_die_px_is_warned_of() -> None:
     assert len(small_dice_warnings(drawn(FINE_DIE_PX - 0.05))) == 1
     assert small_dice_warnings(drawn(FINE_DIE_PX)) == []
     assert small_dice_warnings(drawn(29.0)) == []
+
+
+CASES = Path(__file__).resolve().parents[2] / "fixtures" / "vision" / "cases"
+
+
+def test_a_large_patch_of_the_pip_mask_is_split_at_deeper_levels() -> None:
+    from tablier.vision.recognizer import _marked, _split_marks
+
+    # two pips (depth 200) joined by a shallow dark edge (depth 60) into one patch of 5 x 25
+    # pixels, beside a lone pip of 3 x 3; the mask marks everything deeper than 30
+    depth = np.zeros((20, 40), np.uint8)
+    depth[5:10, 5:30] = 60
+    depth[5:10, 5:10] = 200
+    depth[5:10, 25:30] = 200
+    depth[14:17, 34:37] = 200
+    mask = (depth > 30).astype(np.uint8)
+    n, labels = cv2.connectedComponents(mask)
+    ys, xs = _marked(mask)
+    lab = labels[ys, xs]
+    area = np.bincount(lab, minlength=n)
+    cap = 30.0
+    large = area > cap
+    assert large.sum() == 1  # the joined patch (the mask's label 0 marks no pixel)
+    got = _split_marks(depth, ys, xs, lab, large, cap, [60.0, 90.0])
+    assert sorted((round(float(x)), round(float(y))) for x, y in got) == [(7, 7), (27, 7)]
+    assert len(_split_marks(depth, ys, xs, lab, large, cap, [])) == 0
+    # at a level the edge passes, the patch is still too large; at none deeper, nothing
+    assert len(_split_marks(depth, ys, xs, lab, large, cap, [50.0])) == 0
+
+
+def _case_dice(case: str) -> list[tuple[list[dict[str, Any]], list[Any]]]:
+    out = []
+    for session in sorted((CASES / case).iterdir()):
+        rec = Recognizer(Calibration.load(session / "calibration.json"))
+        for img, truth in frames(session):
+            want = json.loads(truth.read_text(encoding="utf-8"))["dice"]
+            out.append((want, list(rec.recognize(read_image(img)).dice)))
+    return out
+
+
+def _read_right(want: list[dict[str, Any]], seen: list[Any]) -> int:
+    return sum(len(near := [d for d in seen if math.dist(d.center_mm, w["center_mm"]) < 8]) == 1
+               and near[0].value == w["value"] for w in want)
+
+
+def test_a_die_on_a_white_dame_whose_pips_join_its_side_is_found(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # two tuning frames (seeds 5202 and 5203, sixty-third round): a white die on a white dame
+    # by the rail, its top face's pips joined to its side face's dark edge in the candidates'
+    # pip mask, in one patch too large for a pip cluster
+    cases = _case_dice("die_on_white_dame")
+    assert len(cases) == 2
+    for want, seen in cases:
+        assert _read_right(want, seen) == 2 and len(seen) == 2
+    monkeypatch.setattr("tablier.vision.recognizer.PIP_SPLIT_DEPTHS", ())
+    for want, seen in _case_dice("die_on_white_dame"):
+        assert _read_right(want, seen) == 1
+
+
+def test_a_side_face_read_as_a_third_die_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tuning frame (seed 5206): a three's side face read as a two 13.2 mm away
+    ((want, seen),) = _case_dice("side_face_as_third_die")
+    assert _read_right(want, seen) == 2 and len(seen) == 2
+    monkeypatch.setattr("tablier.vision.recognizer.SIDE_FACE_SIZE", 0.0)
+    ((want, seen),) = _case_dice("side_face_as_third_die")
+    assert _read_right(want, seen) == 2 and len(seen) == 3
