@@ -676,7 +676,10 @@ throwaway ``out/r49/feat.py``) the 267 cocked dice judged cocked lay at most 3.3
 dame's rim; 4 of the 10 flat dice judged cocked lay 10.5-16.2 mm inside (dice drawn on a
 pile: ``tablier render --on-dames``). A die tilted on a pile's top (against a taller pile
 beside it) is then read as the value the net gives, if it is sure: the seeds hold an inclined
-die resting on a man good when both players accept it (docs/rules.md, dice throws)."""
+die resting on a man good when both players accept it (docs/rules.md, dice throws). Since the
+sixty-third round such a die read as a value is not given the second look
+(``SECOND_LOOK_COCKED``) either: on 1024x768 tuning boards (5208, 5210, 5212, 5213) one flat
+four on a white dame read right that the second look had called cocked, no other die changed."""
 
 UNSUPPORTED_THRESHOLD = 0.5
 """Least probability of the board net's value for a die judged cocked with nothing to lean
@@ -1555,8 +1558,8 @@ class Recognizer:
                      ) -> tuple[DieSighting, ...]:
         """The dice, a small die read as a value called cocked where the board net, shown a
         crop of a die's size centred on it, is ``SECOND_LOOK_COCKED`` sure it is, when it has
-        something to lean on (``SUPPORT_REACH``) and no other die lies near
-        (``SECOND_LOOK_APART``)."""
+        something to lean on (``SUPPORT_REACH``), does not lie on the top of a pile
+        (``ON_PILE``) and no other die lies near (``SECOND_LOOK_APART``)."""
         g = self.calibration.geometry
         asked = (math.isfinite(SECOND_LOOK_COCKED) and any(d.value is not None for d in dice)
                  and self._coarse(self._native(quad)))
@@ -1570,7 +1573,7 @@ class Recognizer:
                     and all(math.dist(d.center_mm, o.center_mm) >= SECOND_LOOK_APART
                             for o in dice if o is not d)):
                 rail, dame, _, jeton = self._support(d, dice, fields, marks)
-                if min(rail, dame, jeton) <= SUPPORT_REACH:
+                if min(rail, dame, jeton) <= SUPPORT_REACH and dame >= -ON_PILE:
                     view = self._reader_view(image, quad, d.center_mm, native)
                     sure = reader.cocked(view, self._ray(eye, d.center_mm),
                                          g.die_size * self._dice_scale)

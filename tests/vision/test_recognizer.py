@@ -753,3 +753,15 @@ def test_a_side_face_read_as_a_third_die_is_dropped(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr("tablier.vision.recognizer.SIDE_FACE_SIZE", 0.0)
     ((want, seen),) = _case_dice("side_face_as_third_die")
     assert _read_right(want, seen) == 2 and len(seen) == 3
+
+
+def test_a_small_die_on_a_pile_is_not_called_cocked_by_the_second_look(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a 1024x768 tuning frame (seed 5210): a flat four on a white dame, which the board net's
+    # second look (a crop of a die's size) called cocked
+    ((want, seen),) = _case_dice("die_on_pile_second_look")
+    assert _read_right(want, seen) == 2 and len(seen) == 2
+    monkeypatch.setattr("tablier.vision.recognizer.ON_PILE", math.inf)
+    ((want, seen),) = _case_dice("die_on_pile_second_look")
+    assert _read_right(want, seen) == 1
+    assert sorted(str(d.reason) for d in seen) == ["None", "cocked"]
