@@ -509,6 +509,11 @@ def _marked(mask: Image) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     return xy[:, 1], xy[:, 0]
 
 
+READ_APART = 16.0
+"""mm: readings nearer than this count as one die toward ending the search once every die of
+the game is read (two dice lying flat are a die's side apart or more: a pair read nearer is
+one die's two faces, or a stack); ``DICE_APART`` before the sixty-third round."""
+
 SIDE_FACE_SIZE = 0.75
 """With more dice read than the game has, one read within ``STACK_PAIR`` of another and
 smaller than this share of its size is dropped: a side face of that die read as a die."""
@@ -837,6 +842,26 @@ def _load_nets(*, board: bool, stack: bool) -> None:
             dicenet.load_weights(path, outputs, side)
         except dicenet.WeightsError as exc:
             raise dicenet.own_file_error(exc, path) from None
+
+
+def _faces_of_one(dice: list[DieSighting]) -> list[DieSighting]:
+    """``dice`` with two sightings nearer than ``READ_APART`` made one die judged cocked (the
+    surer's place) where a die read lies ``READ_APART`` or farther from both: two dice being
+    elsewhere, the pair is one die showing two faces, leaning (a die cocked by the rail, its top
+    and side read as a one and a two)."""
+    for i, a in enumerate(dice):
+        for b in dice[i + 1:]:
+            if math.dist(a.center_mm, b.center_mm) >= READ_APART:
+                continue
+            if not any(o.value is not None and o is not a and o is not b
+                       and min(math.dist(o.center_mm, a.center_mm),
+                               math.dist(o.center_mm, b.center_mm)) >= READ_APART
+                       for o in dice):
+                continue
+            keep, drop = (a, b) if a.confidence >= b.confidence else (b, a)
+            one = dataclasses.replace(keep, value=None, reason="cocked")
+            return [one if o is keep else o for o in dice if o is not drop]
+    return dice
 
 
 def _apart(points: list[tuple[float, float]], apart: float) -> list[tuple[float, float]]:
@@ -1274,7 +1299,7 @@ class Recognizer:
             if any(np.hypot(cx - a, cy - b) < 2.0 for a, b in seen) or any(
                     np.hypot(cx - c[0], cy - c[1]) < DICE_APART for c, _ in found):
                 continue
-            read = _apart([c for c, d in found if d.value is not None], DICE_APART)
+            read = _apart([c for c, d in found if d.value is not None], READ_APART)
             if self._dice_count and len(read) >= self._dice_count:
                 # NOTE: trictrac is played with two dice: once both are read the other
                 # candidates (mostly rims of dames) are left.
@@ -1363,14 +1388,16 @@ class Recognizer:
                 out.append(sighting)
             elif sighting.confidence > out[twin].confidence:
                 out[twin] = sighting  # of two unread sightings of one die, the surer
-        readings = [o for o in out if o.value is not None]
-        if self._dice_count and len(readings) > self._dice_count:
+        if self._dice_count and sum(o.value is not None for o in out) > self._dice_count:
             # NOTE: more dice read than the game has: a reading within ``STACK_PAIR`` of a
             # larger one and much smaller is that die's side face (tuning seed 5206: a two
             # 13.2 mm from the three whose side it is, 0.6 of its size).
-            readings = [o for o in readings if not any(
-                o.size < SIDE_FACE_SIZE * b.size
-                and math.dist(o.center_mm, b.center_mm) < STACK_PAIR for b in readings)]
+            out = [o for o in out if o.value is None or not any(
+                b.value is not None and o.size < SIDE_FACE_SIZE * b.size
+                and math.dist(o.center_mm, b.center_mm) < STACK_PAIR for b in out)]
+        if self._dice_count and len(out) > self._dice_count:
+            out = _faces_of_one(out)
+        readings = [o for o in out if o.value is not None]
         if self._dice_count and len(readings) >= self._dice_count:
             # NOTE: with every die of the game read, an unread sighting is no die (the rims of
             # a pile of dames read as a cocked die): kept, it would make a good throw a bad one.
