@@ -742,9 +742,10 @@ def test_a_die_on_a_white_dame_whose_pips_join_its_side_is_found(
     assert len(cases) == 2
     for want, seen in cases:
         assert _read_right(want, seen) == 2 and len(seen) == 2
+    # without the split 5203's six is missed (and, with OpenCV 5, 5202's two; OpenCV 4's
+    # pictures differ by a level here and there, and there a later place finds the two)
     monkeypatch.setattr("tablier.vision.recognizer.PIP_SPLIT_DEPTHS", ())
-    for want, seen in _case_dice("die_on_white_dame"):
-        assert _read_right(want, seen) == 1
+    assert [_read_right(want, seen) for want, seen in _case_dice("die_on_white_dame")][1] == 1
 
 
 def test_a_side_face_read_as_a_third_die_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -760,13 +761,18 @@ def test_a_side_face_read_as_a_third_die_is_dropped(monkeypatch: pytest.MonkeyPa
 def test_a_small_die_on_a_pile_is_not_called_cocked_by_the_second_look(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # a 1024x768 tuning frame (seed 5210): a flat four on a white dame, which the board net's
-    # second look (a crop of a die's size) called cocked
+    # second look (a crop of a die's size) called cocked; here the net is made sure of it
+    from tablier.vision.recognizer import _StraightViewReader
+
     ((want, seen),) = _case_dice("die_on_pile_second_look")
     assert _read_right(want, seen) == 2 and len(seen) == 2
+    monkeypatch.setattr(_StraightViewReader, "cocked", lambda *_: 0.99)
+    ((want, seen),) = _case_dice("die_on_pile_second_look")
+    assert _read_right(want, seen) == 2  # the four lies on the pile: not asked
     monkeypatch.setattr("tablier.vision.recognizer.ON_PILE", math.inf)
     ((want, seen),) = _case_dice("die_on_pile_second_look")
-    assert _read_right(want, seen) == 1
-    assert sorted(str(d.reason) for d in seen) == ["None", "cocked"]
+    (four,) = [w for w in want if w["value"] == 4]
+    assert [d.reason for d in seen if _at(d.center_mm, four)] == ["cocked"]
 
 
 def test_two_sightings_nearer_than_two_flat_dice_beside_a_third_are_one_cocked_die() -> None:
@@ -794,14 +800,34 @@ def test_two_sightings_nearer_than_two_flat_dice_beside_a_third_are_one_cocked_d
 
 def test_a_cocked_die_s_two_faces_read_as_two_dice_do_not_end_the_search(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # a 1024x768 tuning frame (seed 5208): a die cocked by the rail, its top and side read as a
-    # six and a two 14 mm apart, which ended the search before the other die, a five
+    # a 1024x768 tuning frame (seed 5208): a die cocked by the rail, whose top and side were
+    # read as a six and a two 14 mm apart (with OpenCV 5), which ended the search there
     ((want, seen),) = _case_dice("two_faces_of_a_cocked_die")
     assert sorted((str(w["value"]), str(w["reason"])) for w in want) == [
         ("5", "None"), ("None", "cocked")]
     assert sorted((str(d.value), str(d.reason)) for d in seen) == [
         ("5", "None"), ("None", "cocked")]
     assert _read_right(want, seen) == 2
-    monkeypatch.setattr("tablier.vision.recognizer.READ_APART", 13.0)
-    ((want, seen),) = _case_dice("two_faces_of_a_cocked_die")
-    assert 5 not in [d.value for d in seen]
+
+
+@pytest.mark.parametrize("apart", [16.0, 13.0])
+def test_two_readings_nearer_than_two_flat_dice_do_not_end_the_search(
+        small_session: Path, small_recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch,
+        apart: float) -> None:
+    # the first view reads a six and a two 14 mm apart (a leaning die's top and side), every
+    # later view a five at its middle
+    img, _ = _dice_truth(small_session)
+    reader, calls = _scripted_reader(
+        lambda n, w, h: [Die(v, (w / 2 + dx * w / 48, h / 2), w / 3, 1.0, None)
+                         for v, dx in ((6, -7.0), (2, 7.0))] if n == 1 else
+        [Die(5, (w / 2, h / 2), w / 3, 1.0, None)])
+    monkeypatch.setattr("tablier.vision.recognizer.READ_APART", apart)
+    obs = Recognizer(small_recognizer.calibration, dice_reader=reader,
+                     stack_net=False).recognize(read_image(img))
+    if apart == 16.0:
+        assert len(calls) >= 2
+        assert sorted(str(d.value) for d in obs.dice) == ["5", "None"]
+        assert [d.reason for d in obs.dice if d.value is None] == ["cocked"]
+    else:  # as before the sixty-third round: the pair ended the search, read as a throw
+        assert len(calls) == 1
+        assert sorted(str(d.value) for d in obs.dice) == ["2", "6"]
