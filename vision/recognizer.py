@@ -509,11 +509,6 @@ def _marked(mask: Image) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     return xy[:, 1], xy[:, 0]
 
 
-READ_APART = 16.0
-"""mm: readings nearer than this count as one die toward ending the search once every die of
-the game is read (two dice lying flat are a die's side apart or more: a pair read nearer is
-one die's two faces, or a stack); ``DICE_APART`` before the sixty-third round."""
-
 SIDE_FACE_SIZE = 0.75
 """With more dice read than the game has, one read within ``STACK_PAIR`` of another and
 smaller than this share of its size is dropped: a side face of that die read as a die."""
@@ -660,7 +655,9 @@ such sets at 1640x1232 (5117, 5118, 5165-5167, 5178-5181, 5188, 5189, 5192-5195)
 1024x768 and the touching dice of 5177, 5190, 5191 (1640x1232) and 5198 (1024x768, ``--touching
 0.3 ...``) read every frame alike; their 195 touching pairs were read 16.8 mm apart or more at
 1640x1232, 17.4 or more at 1024x768. 21, tried in the sixty-first round, asks touching pairs
-too (not taken)."""
+too (not taken). Since the sixty-third round readings nearer than this also count as one die
+toward ending the search (``DICE_APART`` before), and such a pair beside a third die read is one
+die showing two faces (``_faces_of_one``)."""
 
 SUPPORT_REACH = 24.0
 """A die judged cocked whose centre lies farther than this (mm) from the rail and the bridge,
@@ -845,17 +842,17 @@ def _load_nets(*, board: bool, stack: bool) -> None:
 
 
 def _faces_of_one(dice: list[DieSighting]) -> list[DieSighting]:
-    """``dice`` with two sightings nearer than ``READ_APART`` made one die judged cocked (the
-    surer's place) where a die read lies ``READ_APART`` or farther from both: two dice being
+    """``dice`` with two sightings nearer than ``STACK_PAIR`` made one die judged cocked (the
+    surer's place) where a die read lies ``STACK_PAIR`` or farther from both: two dice being
     elsewhere, the pair is one die showing two faces, leaning (a die cocked by the rail, its top
     and side read as a one and a two)."""
     for i, a in enumerate(dice):
         for b in dice[i + 1:]:
-            if math.dist(a.center_mm, b.center_mm) >= READ_APART:
+            if math.dist(a.center_mm, b.center_mm) >= STACK_PAIR:
                 continue
             if not any(o.value is not None and o is not a and o is not b
                        and min(math.dist(o.center_mm, a.center_mm),
-                               math.dist(o.center_mm, b.center_mm)) >= READ_APART
+                               math.dist(o.center_mm, b.center_mm)) >= STACK_PAIR
                        for o in dice):
                 continue
             keep, drop = (a, b) if a.confidence >= b.confidence else (b, a)
@@ -1299,7 +1296,7 @@ class Recognizer:
             if any(np.hypot(cx - a, cy - b) < 2.0 for a, b in seen) or any(
                     np.hypot(cx - c[0], cy - c[1]) < DICE_APART for c, _ in found):
                 continue
-            read = _apart([c for c, d in found if d.value is not None], READ_APART)
+            read = _apart([c for c, d in found if d.value is not None], STACK_PAIR)
             if self._dice_count and len(read) >= self._dice_count:
                 # NOTE: trictrac is played with two dice: once both are read the other
                 # candidates (mostly rims of dames) are left.

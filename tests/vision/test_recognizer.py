@@ -776,25 +776,25 @@ def test_a_small_die_on_a_pile_is_not_called_cocked_by_the_second_look(
 
 
 def test_two_sightings_nearer_than_two_flat_dice_beside_a_third_are_one_cocked_die() -> None:
-    from tablier.vision.recognizer import READ_APART, DieSighting, _faces_of_one
+    from tablier.vision.recognizer import STACK_PAIR, DieSighting, _faces_of_one
 
     def die(value: int | None, x: float, confidence: float = 1.0) -> DieSighting:
         return DieSighting(value=value, center=(x, 0.0), center_mm=(x, 100.0), size=30.0,
                            confidence=confidence, reason=None if value else "off_board")
 
-    top, side, far = die(1, 100.0, 0.9), die(2, 100.0 + READ_APART - 2, 0.95), die(5, 300.0)
+    top, side, far = die(1, 100.0, 0.9), die(2, 100.0 + STACK_PAIR - 2, 0.95), die(5, 300.0)
     merged = _faces_of_one([top, side, far])
     assert [(d.value, d.reason, d.center_mm) for d in merged] == [
         (None, "cocked", side.center_mm), (5, None, far.center_mm)]
     # a reading and an unread sighting alike
-    unread = die(None, 100.0 + READ_APART - 2, 0.5)
+    unread = die(None, 100.0 + STACK_PAIR - 2, 0.5)
     assert [(d.value, d.reason) for d in _faces_of_one([top, unread, far])] == [
         (None, "cocked"), (5, None)]
     # no third die read: a stack, or one die: left to the stack nets
     assert _faces_of_one([top, side]) == [top, side]
     assert _faces_of_one([top, side, die(None, 300.0)]) == [top, side, die(None, 300.0)]
     # as far apart as two flat dice can lie: two dice
-    apart = die(2, 100.0 + READ_APART)
+    apart = die(2, 100.0 + STACK_PAIR)
     assert _faces_of_one([top, apart, far]) == [top, apart, far]
 
 
@@ -821,7 +821,7 @@ def test_two_readings_nearer_than_two_flat_dice_do_not_end_the_search(
         lambda n, w, h: [Die(v, (w / 2 + dx * w / 48, h / 2), w / 3, 1.0, None)
                          for v, dx in ((6, -7.0), (2, 7.0))] if n == 1 else
         [Die(5, (w / 2, h / 2), w / 3, 1.0, None)])
-    monkeypatch.setattr("tablier.vision.recognizer.READ_APART", apart)
+    monkeypatch.setattr("tablier.vision.recognizer.STACK_PAIR", apart)
     obs = Recognizer(small_recognizer.calibration, dice_reader=reader,
                      stack_net=False).recognize(read_image(img))
     if apart == 16.0:
