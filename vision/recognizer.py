@@ -564,8 +564,23 @@ STACK_NET = Path(__file__).with_name("stacknet.npz")
 """The stack net's weights: the dice net's architecture with two classes (``STACK_CLASSES``),
 taught on rendered tuning boards to tell a die resting on the other from a lone die
 (``python -m tablier.vision.train_stacknet``, see docs/vision.md). Since the twenty-seventh
-round also on stacks whose top die hides the die below from the camera; ``STACK_THRESHOLD``
-was chosen with the sixteenth round's net and kept."""
+round also on stacks whose top die hides the die below from the camera; taught again in the
+sixty-fourth round (torch seed 1) on those sets drawn again by today's renderer and two more
+1024x768 sets of stacks; ``STACK_THRESHOLD`` was chosen with the sixteenth round's net and
+kept."""
+
+STACK_NETS = (STACK_NET, Path(__file__).with_name("stacknet_s2.npz"),
+              Path(__file__).with_name("stacknet_s3.npz"))
+"""The stack nets asked about dice under ``FINE_DIE_PX`` camera pixels (a 1024x768 frame), their
+probabilities of ``"stacked"`` averaged (sixty-fourth round), as ``STACK_NETS_FINE`` are:
+``STACK_NET`` and the same net taught with torch seeds 2 and 3 on the same crops
+(``train_stacknet``). On six 1024x768 tuning boards they did not learn from (5213, 5218, 5219
+with stacks, 5208, 5210, 5212 without), read by ``tablier eval``: 34 dice wrong of 4,418,
+against 47 with the net before (the twenty-seventh round's, taught further in the fifty-first) and
+40 with the seed-1 net alone; on the stack sets 21 against 34. ``STACK_THRESHOLD`` 0.2 read
+two dice more there, 0.4 the same as 0.3; on the validation crops of the 1024x768 training
+sets the three call 59 of 1,626 lone dice stacked at 0.3 (82 at 0.2) and miss 13 of 1,083
+stacks (the net before: 67 and 30)."""
 
 STACK_CLASSES = ("lone", "stacked")
 """The stack net's outputs, in order."""
@@ -832,7 +847,7 @@ def _load_nets(*, board: bool, stack: bool) -> None:
     # companion, every frame of the match, and the stack nets' at the first die seen alone.
     nets = [(BOARD_NET, len(dicenet.CLASSES), dicenet.SIDE)] if board else []
     if stack:
-        nets.append((STACK_NET, len(STACK_CLASSES), dicenet.SIDE))
+        nets += [(path, len(STACK_CLASSES), dicenet.SIDE) for path in STACK_NETS]
         nets += [(path, len(STACK_CLASSES), STACK_SIDE_FINE) for path in STACK_NETS_FINE]
     for path, outputs, side in nets:
         try:
@@ -981,10 +996,11 @@ class Recognizer:
             dice_bodies: once every place where pips gather is looked at and fewer than
                 ``dice_count`` dice are read, look at the light patches of a die's size too
                 (a blurred die whose pips are too faint for the pip search).
-            stack_net: when a frame shows one die alone, and reads it, ask the stack net
-                (``STACK_NET``) whether it rests on the other; at ``STACK_THRESHOLD`` or
-                surer it is reported as a bad throw (reason ``"on_die"``). Two dice read
-                nearer than ``STACK_PAIR`` are asked too. Not used with ``dice_reader``.
+            stack_net: when a frame shows one die alone, and reads it, ask the stack nets
+                (``STACK_NETS``, ``STACK_NETS_FINE``) whether it rests on the other; at
+                ``STACK_THRESHOLD`` or surer it is reported as a bad throw (reason
+                ``"on_die"``). Two dice read nearer than ``STACK_PAIR`` are asked too. Not used
+                with ``dice_reader``.
 
         Raises:
             CalibrationError: if the calibration does not fit this tablier (stale).
@@ -1450,17 +1466,17 @@ class Recognizer:
 
     def _stacked(self, image: Image, quad: BoardQuad, dice: tuple[DieSighting, ...]
                  ) -> tuple[DieSighting, ...]:
-        """The dice seen, or one bad throw when the stack net finds one of them resting on the
-        other (the surest, at ``STACK_THRESHOLD`` or surer; the mean of ``STACK_NETS_FINE`` at
-        ``STACK_THRESHOLD_FINE`` where the camera draws a die with ``FINE_DIE_PX`` pixels or
-        more)."""
+        """The dice seen, or one bad throw when the stack nets find one of them resting on the
+        other (the surest, the mean of ``STACK_NETS`` at ``STACK_THRESHOLD`` or surer, of
+        ``STACK_NETS_FINE`` at ``STACK_THRESHOLD_FINE`` where the camera draws a die with
+        ``FINE_DIE_PX`` pixels or more)."""
         eye = self._camera_place(quad)
         if eye is None:
             return dice
         fine = not self._coarse(self._native(quad))
         side = STACK_SIDE_FINE if fine else dicenet.SIDE
         nets = [dicenet.load_weights(path, len(STACK_CLASSES), side)
-                for path in (STACK_NETS_FINE if fine else (STACK_NET,))]
+                for path in (STACK_NETS_FINE if fine else STACK_NETS)]
         threshold = STACK_THRESHOLD_FINE if fine else STACK_THRESHOLD
         best: tuple[float, DieSighting] | None = None
         for die in dice:

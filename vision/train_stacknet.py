@@ -20,9 +20,14 @@ trains. Each frame is read by the recogniser without the stack net; its crops:
   reported, once moved by up to a tenth of a die;
 * each true die, moved so: the top die of a stack three times, a lone die once.
 
-The committed ``vision/stacknet.npz`` (twenty-seventh round) was trained with 12 epochs and
-``--seed 1`` (the epoch of least validation loss kept, about 3 minutes on one core once the
-crops are cached) on the sets below but 5182-5187. The fine nets ``vision/stacknet_fine.npz``,
+The committed ``vision/stacknet.npz``, ``stacknet_s2.npz`` and ``stacknet_s3.npz`` (the
+recogniser averages the three for dice under ``FINE_DIE_PX`` camera pixels) were taught in the
+sixty-fourth round with 12 epochs and ``--seed 1``, ``2`` and ``3`` on the same crops (the seed-1
+caches linked to the ``_s2_`` and ``_s3_`` names; the twelfth epoch kept each time; 48,605
+training crops, 20,553 of them stacked, and 7,056 validating; about 13 s an epoch on one
+thread once the crops are cached), on all the sets below, rendered again in that round, and
+two more at 1024x768. The twenty-seventh round's net was taught on the sets below but
+5182-5187, 5216 and 5217. The fine nets ``vision/stacknet_fine.npz``,
 ``stacknet_fine_s2.npz`` and ``stacknet_fine_s3.npz`` (the recogniser averages the three) were
 taught in the sixty-second round with ``--fine``, 12 epochs and ``--seed 1``, ``2`` and ``3`` on
 the same crops (the seed-1 caches linked to the ``_s2_`` and ``_s3_`` names, so that only
@@ -33,11 +38,12 @@ sets, 8 sessions of 50 frames: with stacks, rendered by ``tablier render out/tN 
 --sessions 8 --frames 50 --occluders 0`` and
 
 * ``--on-die 1 --by-rail 0.3 --on-dames 0.3``: 5093 and 5097 (1640x1232), 5094 and 5098
-  (1024x768), 5182 and 5183 (1640x1232);
+  (1024x768), 5182 and 5183 (1640x1232), 5216 (1024x768; the coarse nets only);
 * ``--on-die 1 --by-rail 0.3``: 5095 (1640x1232), 5096 (1024x768);
 * ``--on-die 1 --on-die-reach 0.1 --on-die-hidden --by-rail 0.3 --on-dames 0.3``: 5122
-  (1640x1232), 5123 (1024x768), 5184 and 5185 (1640x1232): the top die moved so that it hides
-  the die below from the camera, the stacks the sixteenth round's net missed most;
+  (1640x1232), 5123 (1024x768), 5184 and 5185 (1640x1232), 5217 (1024x768; the coarse nets
+  only): the top die moved so that it hides the die below from the camera, the stacks the
+  sixteenth round's net missed most;
 * ``--on-die 1 --on-die-reach 0.15 --by-rail 0.3 --on-dames 0.3``: 5186 and 5187 (1640x1232),
   top dice near the middle of the die below;
 * lone dice only, the board net's sets, rendered as :mod:`train_boardnet` says: 5066,
@@ -46,13 +52,14 @@ sets, 8 sessions of 50 frames: with stacks, rendered by ``tablier render out/tN 
     pip install -e '.[train]'
     python -m tablier.vision.train_stacknet out/sn [--fine --threads 1 --seed N] \
         out/t50{93,94,95,96,97,98,66,67,63,56,64,71,73,82,83,68} out/t5122 out/t5123 \
-        out/t518{2,3,4,5,6,7}
+        out/t518{2,3,4,5,6,7} [out/t5216 out/t5217]
 
-The crops of ``stacknet.npz`` were drawn by commit 201afad's recogniser (the sixteenth round's
-net, trained without 5122 and 5123 on crops drawn then, is that commit's
-``vision/stacknet.npz``); those of the fine nets by the sixty-first round's, by a throwaway
-script that wrote this module's caches two sets at a time (a stack net's answers do not change
-which dice it is shown).
+The crops of the coarse nets were drawn by commit 36c3481's recogniser (the net before them,
+the twenty-seventh round's taught further in the fifty-first, is that commit's
+``vision/stacknet.npz``; the sixteenth round's, trained without 5122 and 5123, is commit
+201afad's), those of the fine nets by the sixty-first round's, each by a throwaway script that
+wrote this module's caches a few sets at a time (a stack net's answers do not change which
+dice it is shown).
 
 The crops of each set are cached in the work folder (``stack_<set folder>_s<seed>_<validation
 session>.npz``, ``stack_fine_...`` with ``--fine``), so keep the set folders' names.

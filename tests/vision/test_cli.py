@@ -320,7 +320,8 @@ def test_the_command_keeps_openblas_to_one_thread_unless_told(
     assert os.environ["OPENBLAS_NUM_THREADS"] == (given or "1")
 
 
-NETS = ("boardnet.npz", "stacknet.npz", "stacknet_fine.npz", "stacknet_fine_s3.npz")
+NETS = ("boardnet.npz", "stacknet.npz", "stacknet_s3.npz", "stacknet_fine.npz",
+        "stacknet_fine_s3.npz")
 
 
 def _damaged_net(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> Path:
@@ -328,17 +329,18 @@ def _damaged_net(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> 
     download)."""
     from tablier.vision import recognizer
 
-    fine = recognizer.STACK_NETS_FINE
-    (whole,) = [p for p in (recognizer.BOARD_NET, recognizer.STACK_NET, *fine) if p.name == name]
+    groups = ("STACK_NETS", "STACK_NETS_FINE")
+    (whole,) = [p for p in (recognizer.BOARD_NET, *recognizer.STACK_NETS,
+                            *recognizer.STACK_NETS_FINE) if p.name == name]
     cut = tmp_path / "damaged" / name
     cut.parent.mkdir()
     cut.write_bytes(whole.read_bytes()[:1000])
-    if whole in fine:
-        monkeypatch.setattr(recognizer, "STACK_NETS_FINE",
-                            tuple(cut if p == whole else p for p in fine))
-    else:
-        monkeypatch.setattr(recognizer, "BOARD_NET" if name == "boardnet.npz" else "STACK_NET",
-                            cut)
+    if whole == recognizer.BOARD_NET:
+        monkeypatch.setattr(recognizer, "BOARD_NET", cut)
+    for group in groups:
+        paths = getattr(recognizer, group)
+        if whole in paths:
+            monkeypatch.setattr(recognizer, group, tuple(cut if p == whole else p for p in paths))
     return cut
 
 

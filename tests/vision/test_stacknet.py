@@ -148,6 +148,12 @@ def test_stack_net_weights_load_with_two_classes() -> None:
     assert weights["fc2_w"].shape[0] == 2 and dicenet.side_of(weights) == dicenet.SIDE
     with pytest.raises(ValueError, match="fc2_w"):
         dicenet.load_weights(rec_mod.STACK_NET)  # not a dice net: its nine classes are wanted
+    assert rec_mod.STACK_NETS[0] == rec_mod.STACK_NET
+    assert len(set(rec_mod.STACK_NETS)) == len(rec_mod.STACK_NETS) == 3
+    for path in rec_mod.STACK_NETS:
+        assert path.stat().st_size < 1_000_000
+        coarse = dicenet.load_weights(path, len(rec_mod.STACK_CLASSES))
+        assert coarse["fc2_w"].shape[0] == 2 and dicenet.side_of(coarse) == dicenet.SIDE
     assert rec_mod.STACK_NETS_FINE[0] == rec_mod.STACK_NET_FINE
     assert len(set(rec_mod.STACK_NETS_FINE)) == len(rec_mod.STACK_NETS_FINE) == 3
     fines = []
@@ -179,9 +185,9 @@ def test_the_fine_stack_net_is_asked_where_the_camera_draws_a_die_large(
     rec.recognize(image)
     fine = size[0] >= 1640  # a die spans about 20 px at 1024x768, 26 at 1640x1232
     stack_nets = [(path, side) for path, side in loaded
-                  if path in (rec_mod.STACK_NET, *rec_mod.STACK_NETS_FINE)]
+                  if path in (*rec_mod.STACK_NETS, *rec_mod.STACK_NETS_FINE)]
     assert stack_nets == ([(path, rec_mod.STACK_SIDE_FINE) for path in rec_mod.STACK_NETS_FINE]
-                          if fine else [(rec_mod.STACK_NET, dicenet.SIDE)])
+                          if fine else [(path, dicenet.SIDE) for path in rec_mod.STACK_NETS])
 
 
 def test_stack_training_labels_come_from_the_truth() -> None:
@@ -281,7 +287,7 @@ def test_a_broken_stack_net_file_is_refused_when_the_recogniser_is_built(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     bad = tmp_path / "stacknet.npz"
     bad.write_bytes(b"not an npz")
-    monkeypatch.setattr(rec_mod, "STACK_NET", bad)
+    monkeypatch.setattr(rec_mod, "STACK_NETS", (rec_mod.STACK_NET, bad, rec_mod.STACK_NETS[2]))
     _, _, _, cal = _board(974, BoardGeometry(), (1024, 768))
     with pytest.raises(ValueError, match="stacknet.npz"):
         Recognizer(cal)
