@@ -477,13 +477,13 @@ def _steep_rail_board(seed: int, g: BoardGeometry, size: tuple[int, int]
 
 def _asked_and_not(monkeypatch: pytest.MonkeyPatch, seeds: range, size: tuple[int, int],
                    before: Callable[[tuple[float, float]], None] = lambda lean: None,
-                   question: str = "EMPTY_VIEW_COCKED"
+                   question: str = "EMPTY_VIEW_COCKED", stack_net: bool = True
                    ) -> tuple[dict[bool, int], dict[bool, list[bool]]]:
     """On boards of :func:`_steep_rail_board`, with one of the board net's questions (the
     recogniser's threshold named ``question``, by default the one about empty views) as
     committed (True) and never asked (False): how many leaning dice are judged cocked, and
     whether each flat die is read right. ``before`` is called with the leaning die's place
-    before each board is read."""
+    before each board is read; ``stack_net`` False reads without the stack nets."""
     committed = getattr(rec_mod, question)
     g = BoardGeometry()
     caught = {True: 0, False: 0}
@@ -493,7 +493,7 @@ def _asked_and_not(monkeypatch: pytest.MonkeyPatch, seeds: range, size: tuple[in
         before(lean)
         for asked in (True, False):
             monkeypatch.setattr(rec_mod, question, committed if asked else math.inf)
-            dice = Recognizer(cal).recognize(frame.image).dice
+            dice = Recognizer(cal, stack_net=stack_net).recognize(frame.image).dice
             near = [d.reason for d in dice if math.dist(d.center_mm, lean) < 12]
             caught[asked] += near == ["cocked"]
             flats[asked].append([d.value for d in dice if math.dist(d.center_mm, flat) < 12]
@@ -545,10 +545,14 @@ def test_a_small_die_read_as_a_value_is_looked_at_again_whole() -> None:
     # report), which the board net reads as a value; shown a crop of a die's size centred
     # on it, it sees the side faces (SECOND_LOOK_COCKED). Of these eight 1024 px boards
     # (seeds 1104-1111) one leaning die (1108) is caught only with the second look (of the
-    # eighty boards 1100-1179, that one); the flat dice are read alike.
+    # eighty boards 1100-1179, that one); the flat dice are read alike. Read without the
+    # stack nets: under OpenCV 4, whose pictures differ a level here and there, the coarse
+    # stack nets of the sixty-fourth round call 1107's flat six, read before the leaning die
+    # is found, a stack (0.31 sure, at STACK_THRESHOLD 0.3), and the second look is then
+    # never asked there (docs/vision.md, sixty-fourth round).
     with pytest.MonkeyPatch.context() as monkeypatch:
         caught, flats = _asked_and_not(monkeypatch, range(1104, 1112), (1024, 768),
-                                       question="SECOND_LOOK_COCKED")
+                                       question="SECOND_LOOK_COCKED", stack_net=False)
     assert caught[True] >= caught[False] + 1, caught
     assert flats[True] == flats[False] and sum(flats[True]) == 8, flats
 
