@@ -1609,17 +1609,18 @@ class Recognizer:
         reader, native, eye = net
         out: list[DieSighting] = []
         for d in dice:
+            # NOTE: the other dice lie SECOND_LOOK_APART or farther, so what it leans on is the
+            # rail, a dame or a jeton
             if (d.value is not None
                     and all(math.dist(d.center_mm, o.center_mm) >= SECOND_LOOK_APART
-                            for o in dice if o is not d)):
-                rail, dame, _, jeton = self._support(d, dice, fields, marks)
-                if min(rail, dame, jeton) <= SUPPORT_REACH and dame >= -ON_PILE:
-                    view = self._reader_view(image, quad, d.center_mm, native)
-                    sure = reader.cocked(view, self._ray(eye, d.center_mm),
-                                         g.die_size * self._dice_scale)
-                    if sure >= SECOND_LOOK_COCKED:
-                        d = dataclasses.replace(d, value=None, reason="cocked",
-                                                confidence=round(sure, 3))
+                            for o in dice if o is not d)
+                    and not self._unleaning(d, dice, fields, marks)):
+                view = self._reader_view(image, quad, d.center_mm, native)
+                sure = reader.cocked(view, self._ray(eye, d.center_mm),
+                                     g.die_size * self._dice_scale)
+                if sure >= SECOND_LOOK_COCKED:
+                    d = dataclasses.replace(d, value=None, reason="cocked",
+                                            confidence=round(sure, 3))
             out.append(d)
         return tuple(out)
 
