@@ -549,8 +549,9 @@ class DiceConfig:
     and 5109: 708 -> 710 and 788 -> 790 of 716 and 800 dice; the other fifteen 1640x1232 and
     1024x768 tuning boards alike). For the coarse reader it let a stray through (5084, a
     cocked die fewer judged bad) and gained nothing on the touching sets 5108 and 5110."""
-    net_weights: str | None = None
-    """The net's weights file; None for the committed ``dicenet.npz``."""
+    net_weights: str | tuple[str, ...] | None = None
+    """The net's weights file, or several (their probabilities averaged); None for the
+    committed ``dicenet.npz``."""
     net_cocked_apart: float = 1.6
     """The net does not call a die cocked (the rules still judge its tilt) while another die
     found lies within this many die sizes of it, centre to centre: two dice lying side by
@@ -2409,6 +2410,15 @@ def _uncock_threshold(cfg: DiceConfig) -> float:
     return cfg.net_threshold if cfg.board_normal is None else cfg.net_uncock_board
 
 
+def net_paths(cfg: DiceConfig) -> tuple[Path, ...]:
+    """The weights files of ``cfg.net_weights`` (none when it names none)."""
+    if not cfg.net_weights:
+        return ()
+    if isinstance(cfg.net_weights, str):
+        return (Path(cfg.net_weights),)
+    return tuple(Path(w) for w in cfg.net_weights)
+
+
 def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -> list[Die]:
     """Let the net re-read each die found; where it is sure and disagrees, it decides.
 
@@ -2420,7 +2430,7 @@ def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -
         return dice
     # NOTE: in a straightened view of a board the ray to the camera, not the view's middle,
     # says which way a die shows its side faces.
-    weights = Path(cfg.net_weights) if cfg.net_weights else dicenet.WEIGHTS
+    weights = net_paths(cfg) or (dicenet.WEIGHTS,)
     try:
         probs = dicenet.classify(grey, [(dice[k].center, dice[k].size) for k in todo],
                                  board_normal=cfg.board_normal, focal=cfg.focal,
@@ -2428,7 +2438,7 @@ def _second_opinion(cfg: DiceConfig, grey: NDArray[np.uint8], dice: list[Die]) -
     except dicenet.WeightsError as exc:
         if cfg.net_weights:
             raise
-        raise dicenet.own_file_error(exc, weights) from None
+        raise dicenet.own_file_error(exc, dicenet.WEIGHTS) from None
     may_cock = cfg.board_normal is not None or cfg.net_cocked_uncalibrated
     out: list[Die | None] = list(dice)
     for k, p in zip(todo, probs, strict=True):

@@ -436,7 +436,7 @@ def forward(crops: NDArray[np.float32], extra: NDArray[np.float32], *,
 
 def classify(grey: NDArray[np.uint8], dice: Sequence[tuple[tuple[float, float], float]], *,
              board_normal: Sequence[float] | None = None, focal: float = 0.85,
-             weights_path: Path = WEIGHTS,
+             weights_path: Path | Sequence[Path] = WEIGHTS,
              ray: tuple[float, float, float] | None = None) -> NDArray[np.float32]:
     """Class probabilities of each die (centre, size) on a grey picture.
 
@@ -445,7 +445,7 @@ def classify(grey: NDArray[np.uint8], dice: Sequence[tuple[tuple[float, float], 
         dice: (center (x, y), size) of each die.
         board_normal: the board's normal in camera coordinates, or None.
         focal: focal length over the image's longer side.
-        weights_path: the weights file.
+        weights_path: the weights file, or several: their probabilities are averaged.
         ray: for a straightened view of a board (``board_normal`` is then not used): the
             direction from the dice to the camera, in the view's axes (x right, y down, z up
             from the board). The crops are turned by it (see ``away`` of
@@ -457,17 +457,23 @@ def classify(grey: NDArray[np.uint8], dice: Sequence[tuple[tuple[float, float], 
     Raises:
         ValueError: if the weights file is bad or a size is not positive.
     """
-    weights = load_weights(weights_path)
+    paths = [weights_path] if isinstance(weights_path, Path) else list(weights_path)
+    if not paths:
+        raise ValueError("no weights file given")
+    nets = [load_weights(path) for path in paths]
     if not dice:
         return np.zeros((0, len(CLASSES)), np.float32)
     if ray is not None:
         away, tilt = ray_lean(ray)
         crops = np.stack([crop_die(grey, c, s, away=away) for c, s in dice])
         extra = np.array([(1.0, tilt)] * len(dice), np.float32)
-        return forward(crops, extra, weights=weights)
-    crops = np.stack([crop_die(grey, c, s, board_normal=board_normal, focal=focal)
-                      for c, s in dice])
-    h, w = grey.shape
-    extra = np.array([(0.0 if board_normal is None else 1.0,
-                       lean(c, (w, h), board_normal, focal)) for c, _ in dice], np.float32)
-    return forward(crops, extra, weights=weights)
+    else:
+        crops = np.stack([crop_die(grey, c, s, board_normal=board_normal, focal=focal)
+                          for c, s in dice])
+        h, w = grey.shape
+        extra = np.array([(0.0 if board_normal is None else 1.0,
+                           lean(c, (w, h), board_normal, focal)) for c, _ in dice], np.float32)
+    if len(nets) == 1:
+        return forward(crops, extra, weights=nets[0])
+    probs = np.mean([forward(crops, extra, weights=w) for w in nets], axis=0)
+    return np.asarray(probs, np.float32)

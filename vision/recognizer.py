@@ -382,7 +382,7 @@ class _StraightViewReader:
         step = 0.25 * size
         places = [(w / 2 + i * step, h / 2 + j * step) for j in (0, -1, 1) for i in (0, -1, 1)]
         probs = dicenet.classify(np.asarray(grey, np.uint8), [(c, size) for c in places],
-                                 weights_path=Path(cfg.net_weights), ray=ray)
+                                 weights_path=self._module.net_paths(cfg), ray=ray)
         # NOTE: values first, and cocked only when asked (``cocked``): a crop off a flat
         # die's middle looks like a cocked die's (whose reported middle is that of the faces
         # seen), and the net calls it cocked.
@@ -408,13 +408,20 @@ class _StraightViewReader:
         grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
         h, w = grey.shape[:2]
         probs = self._module.dicenet.classify(np.asarray(grey, np.uint8), [((w / 2, h / 2), size)],
-                                              weights_path=Path(cfg.net_weights), ray=ray)
+                                              weights_path=self._module.net_paths(cfg),
+                                              ray=ray)
         return float(probs[0, self._module.dicenet.COCKED])
 
 
 BOARD_NET = Path(__file__).with_name("boardnet.npz")
 """The dice net's weights taught on straightened views of rendered tuning boards
 (``python -m tablier.vision.train_boardnet``, see docs/vision.md)."""
+
+BOARD_NETS_COARSE: tuple[Path, ...] = (BOARD_NET,)
+"""The board nets the coarse reader asks (dice under ``FINE_DIE_PX`` camera pixels), their
+probabilities averaged; the fine reader asks ``BOARD_NET`` alone. The committed net with three
+taught again in the sixty-fifth round (docs/vision.md) read seven fresh 1024x768 tuning sets
+alike (47 dice wrong of 5,203 against 49): not taken."""
 
 EMPTY_VIEW_THRESHOLD = 0.97
 """Least probability of the board net's value for a die to be reported in a view where the
@@ -807,7 +814,8 @@ def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
                          net_cocked: float | None = None,
                          keeps_beside: bool = False,
                          net_cocked_tilt: float | None = None,
-                         shape_tolerance: float | None = None) -> DiceFn | None:
+                         shape_tolerance: float | None = None,
+                         nets: tuple[Path, ...] = (BOARD_NET,)) -> DiceFn | None:
     try:
         module = importlib.import_module("tablier.vision.dice")
     except ImportError:
@@ -825,7 +833,7 @@ def _default_dice_reader(cocked: float = STRAIGHT_VIEW_COCKED,
     cfg = module.DiceConfig(board_normal=(0.0, 0.0, 1.0), focal=STRAIGHT_VIEW_FOCAL,
                             side_vote=math.inf, cocked_angle_board=cocked,
                             cocked_angle_small=cocked, cocked_angle_ray=cocked_ray, net=net,
-                            net_weights=str(BOARD_NET) if net else None,
+                            net_weights=tuple(str(path) for path in nets) if net else None,
                             net_threshold=BOARD_NET_THRESHOLD, net_uncock_threshold=uncock,
                             net_cocked_threshold=net_cocked, net_cocked_tilt=net_cocked_tilt,
                             net_keeps_beside=keeps_beside,
@@ -845,7 +853,8 @@ def _load_nets(*, board: bool, stack: bool) -> None:
     """
     # NOTE: loaded at a frame, the board net's error was a frame "unreadable" to the
     # companion, every frame of the match, and the stack nets' at the first die seen alone.
-    nets = [(BOARD_NET, len(dicenet.CLASSES), dicenet.SIDE)] if board else []
+    boards = dict.fromkeys((BOARD_NET, *BOARD_NETS_COARSE)) if board else {}
+    nets = [(path, len(dicenet.CLASSES), dicenet.SIDE) for path in boards]
     if stack:
         nets += [(path, len(STACK_CLASSES), dicenet.SIDE) for path in STACK_NETS]
         nets += [(path, len(STACK_CLASSES), STACK_SIDE_FINE) for path in STACK_NETS_FINE]
@@ -1012,7 +1021,8 @@ class Recognizer:
                       else _default_dice_reader(net=dice_net,
                                                 net_cocked=BOARD_NET_COCKED_COARSE,
                                                 net_cocked_tilt=BOARD_NET_COCKED_TILT,
-                                                shape_tolerance=COARSE_SHAPE_TOLERANCE))
+                                                shape_tolerance=COARSE_SHAPE_TOLERANCE,
+                                                nets=BOARD_NETS_COARSE))
         self._dice_fine = (dice_reader if dice_reader is not None
                            else _default_dice_reader(STRAIGHT_VIEW_COCKED_FINE,
                                                      STRAIGHT_VIEW_COCKED_RAY, dice_net,

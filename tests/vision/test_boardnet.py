@@ -245,6 +245,9 @@ def test_the_readers_take_the_nets_thresholds_for_cocked_dice() -> None:
     assert coarse.net_cocked_threshold < coarse.net_threshold
     assert coarse.net_cocked_tilt == rec_mod.BOARD_NET_COCKED_TILT
     assert fine.net_keeps_beside and not coarse.net_keeps_beside
+    # the coarse reader asks the mean of its nets; the fine one the board net alone
+    assert coarse.net_weights == tuple(str(p) for p in rec_mod.BOARD_NETS_COARSE)
+    assert fine.net_weights == (str(rec_mod.BOARD_NET),)
 
 
 def test_recogniser_with_board_net_reads_the_tuning_frames() -> None:

@@ -329,9 +329,10 @@ def _damaged_net(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> 
     download)."""
     from tablier.vision import recognizer
 
-    groups = ("STACK_NETS", "STACK_NETS_FINE")
-    (whole,) = [p for p in (recognizer.BOARD_NET, *recognizer.STACK_NETS,
-                            *recognizer.STACK_NETS_FINE) if p.name == name]
+    groups = ("BOARD_NETS_COARSE", "STACK_NETS", "STACK_NETS_FINE")
+    (whole,) = {p for p in (recognizer.BOARD_NET,
+                            *(q for group in groups for q in getattr(recognizer, group)))
+                if p.name == name}
     cut = tmp_path / "damaged" / name
     cut.parent.mkdir()
     cut.write_bytes(whole.read_bytes()[:1000])

@@ -302,6 +302,28 @@ def test_read_dice_takes_the_sure_net_answer(tmp_path: Path) -> None:
     assert read_dice(DiceConfig(net_weights=str(unsure)), image).dice == plain.dice
 
 
+def test_several_nets_asked_together_give_the_mean_of_their_answers(tmp_path: Path) -> None:
+    image = np.asarray(cv2.cvtColor(_two_dice(), cv2.COLOR_RGB2GRAY), np.uint8)
+    dice = [((100.0, 120.0), 50.0), ((220.0, 110.0), 50.0)]
+    six, two = _always(tmp_path, 5), _always(tmp_path, 1)
+    both = dicenet.classify(image, dice, weights_path=(six, two))
+    assert both.shape == (2, len(dicenet.CLASSES)) and both.dtype == np.float32
+    assert np.allclose(both[:, [1, 5]], 0.5) and np.allclose(both.sum(axis=1), 1.0)
+    alone = dicenet.classify(image, dice, weights_path=dicenet.WEIGHTS)
+    mean = (alone + dicenet.classify(image, dice, weights_path=six)) / 2
+    assert np.allclose(dicenet.classify(image, dice, weights_path=[dicenet.WEIGHTS, six]), mean)
+    assert np.array_equal(dicenet.classify(image, dice, weights_path=(dicenet.WEIGHTS,)), alone)
+    with pytest.raises(ValueError, match="no weights file"):
+        dicenet.classify(image, dice, weights_path=())
+    # the reader's config names them as a tuple: a sure six and a sure two read as neither
+    # surely (0.5 each, under the net's threshold), so the rules' values stand
+    plain = read_dice(DiceConfig(net=False), _two_dice())
+    mixed = read_dice(DiceConfig(net_weights=(str(six), str(two))), _two_dice())
+    assert [d.value for d in mixed.dice] == [d.value for d in plain.dice] == [2, 5]
+    sixes = read_dice(DiceConfig(net_weights=(str(six), str(six))), _two_dice())
+    assert [d.value for d in sixes.dice] == [6, 6]
+
+
 def test_read_dice_with_the_committed_net() -> None:
     image = _two_dice()
     reading = read_dice(DiceConfig(), image)
